@@ -1,0 +1,245 @@
+//! Source files, spans, and front-end diagnostics (rendered like rustc's, through miette).
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A byte range `[start, end)` in one source file.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span `[start, end)`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end.max(start) as u32 }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    /// Whether the span is empty.
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+impl fmt::Debug for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A 1-based line and column (columns count characters, not bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct LineCol {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl fmt::Display for LineCol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// A source file: its name, its text, and the start of each line.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    name: String,
+    text: Arc<str>,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// A source file named `name` with contents `text`.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text: String = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile { name: name.into(), text: text.into(), line_starts }
+    }
+
+    /// Read a file from disk. Invalid UTF-8 is replaced, not rejected: the parser then
+    /// reports the odd character with its position.
+    pub fn read(path: &Path) -> std::io::Result<SourceFile> {
+        let bytes = std::fs::read(path)?;
+        Ok(SourceFile::new(path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned()))
+    }
+
+    /// The file's name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Line and column of a byte offset (clamped to the text).
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        let offset = (offset as usize).min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let col = self.text.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start);
+        LineCol { line: line as u32 + 1, col: col as u32 + 1 }
+    }
+
+    /// The text of 1-based line `line`, without its newline.
+    pub fn line_text(&self, line: u32) -> &str {
+        let i = (line as usize).saturating_sub(1);
+        let Some(&start) = self.line_starts.get(i) else { return "" };
+        let end = self.line_starts.get(i + 1).map(|e| e - 1).unwrap_or(self.text.len());
+        self.text.get(start..end).unwrap_or("").trim_end_matches('\r')
+    }
+
+    /// The text a span covers.
+    pub fn snippet(&self, span: Span) -> &str {
+        self.text.get(span.start as usize..span.end as usize).unwrap_or("")
+    }
+}
+
+/// What kind of problem a front-end diagnostic reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum DiagKind {
+    /// The text is not in the grammar.
+    Syntax,
+    /// A name is used but not declared.
+    Undeclared,
+    /// A name is declared twice in one scope.
+    Redeclared,
+    /// A call passes the wrong number of arguments.
+    Arity,
+    /// A product of two non-constant expressions, or a division by a non-constant.
+    NonLinear,
+    /// An array is used as a scalar, a scalar as an array, or similar.
+    Type,
+    /// An array size that is not a positive integer, or a bad constant.
+    BadConstant,
+    /// `break`/`continue` outside a loop, a duplicate label, a missing `main`, ...
+    Structure,
+}
+
+/// A front-end error: a message about a span of the source, with an optional help line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The kind of problem.
+    pub kind: DiagKind,
+    /// The main message.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// Text under the caret.
+    pub label: String,
+    /// An optional suggestion.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `kind` with `message` at `span`.
+    pub fn new(kind: DiagKind, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { kind, message: message.into(), span, label: String::new(), help: None }
+    }
+    /// Set the label under the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+    /// Set the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+    /// Render as `file:line:col: error: message` followed by the source line, a caret and
+    /// the help, like rustc (plain text, no colours).
+    pub fn render(&self, file: &SourceFile) -> String {
+        let lc = file.line_col(self.span.start);
+        let line = file.line_text(lc.line);
+        let gutter = lc.line.to_string().len();
+        let width = {
+            let end = file.line_col(self.span.end.max(self.span.start));
+            if end.line == lc.line && end.col > lc.col { (end.col - lc.col) as usize } else { 1 }
+        };
+        let mut out = format!(
+            "error: {}\n{:>g$}--> {}:{}:{}\n{:>g$} |\n{} | {}\n{:>g$} | {}{} {}\n",
+            self.message,
+            "",
+            file.name(),
+            lc.line,
+            lc.col,
+            "",
+            lc.line,
+            line,
+            "",
+            " ".repeat(lc.col as usize - 1),
+            "^".repeat(width),
+            self.label,
+            g = gutter
+        );
+        if let Some(h) = &self.help {
+            out.push_str(&format!("{:>g$} = help: {}\n", "", h, g = gutter));
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A construct that is valid C but outside lpmc's fragment. It makes `lpmc check` answer
+/// UNKNOWN with this reason; it is not an input error.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Unsupported {
+    /// What the construct is, e.g. "pointer type", "struct", "float".
+    pub construct: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+impl Unsupported {
+    /// `construct` at `span`.
+    pub fn new(construct: impl Into<String>, span: Span) -> Unsupported {
+        Unsupported { construct: construct.into(), span }
+    }
+    /// `construct at line:col`.
+    pub fn describe(&self, file: &SourceFile) -> String {
+        format!("unsupported construct: {} at {}", self.construct, file.line_col(self.span.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DiagKind, Diagnostic, SourceFile, Span};
+
+    #[test]
+    fn line_col_and_render() {
+        let f = SourceFile::new("t.c", "int x;\nx = y * z;\n");
+        let lc = f.line_col(11);
+        assert_eq!((lc.line, lc.col), (2, 5));
+        let d = Diagnostic::new(DiagKind::NonLinear, Span::new(11, 16), "not linear")
+            .with_label("product of two variables")
+            .with_help("multiply by a constant");
+        let r = d.render(&f);
+        assert!(r.contains("--> t.c:2:5"), "{r}");
+        assert!(r.contains("2 | x = y * z;"), "{r}");
+        assert!(r.contains("^^^^^ product"), "{r}");
+        assert!(r.contains("help: multiply"), "{r}");
+    }
+}

@@ -1,0 +1,14 @@
+//! lpmc: a symbolic model checker for generalised linear programs with arrays, after
+//! Armando, Benerecetti and Mantovani, *Model Checking Linear Programs with Arrays*
+//! (EUREKA). See `../shared/ARCHITECTURE.md` for the design.
+//!
+//! The modules are listed in pipeline order; a module uses only modules above it
+//! (the shared leaves `diag`, `ids` and `linear` excepted):
+//! text → [`syntax`] → `sema` → `cfg` → `abstraction` → `engine` → `trace` → [`smt`] →
+//! `refine`, with `driver` running the loop.
+
+pub mod diag;
+pub mod ids;
+pub mod linear;
+pub mod smt;
+pub mod syntax;

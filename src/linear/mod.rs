@@ -1,0 +1,1 @@
+//! Exact linear arithmetic over the rationals: linear expressions, constraints, conjunctions, integer tightening and Fourier–Motzkin projection.

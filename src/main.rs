@@ -1,0 +1,4 @@
+//! The `lpmc` command line.
+fn main() {
+    println!("lpmc: no commands yet");
+}
