@@ -164,36 +164,53 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-    /// Render as `file:line:col: error: message` followed by the source line, a caret and
-    /// the help, like rustc (plain text, no colours).
-    pub fn render(&self, file: &SourceFile) -> String {
-        let lc = file.line_col(self.span.start);
-        let line = file.line_text(lc.line);
-        let gutter = lc.line.to_string().len();
-        let width = {
-            let end = file.line_col(self.span.end.max(self.span.start));
-            if end.line == lc.line && end.col > lc.col { (end.col - lc.col) as usize } else { 1 }
-        };
-        let mut out = format!(
-            "error: {}\n{:>g$}--> {}:{}:{}\n{:>g$} |\n{} | {}\n{:>g$} | {}{} {}\n",
-            self.message,
-            "",
-            file.name(),
-            lc.line,
-            lc.col,
-            "",
-            lc.line,
-            line,
-            "",
-            " ".repeat(lc.col as usize - 1),
-            "^".repeat(width),
-            self.label,
-            g = gutter
-        );
-        if let Some(h) = &self.help {
-            out.push_str(&format!("{:>g$} = help: {}\n", "", h, g = gutter));
+    /// Render like rustc, through miette: the message, `file:line:col`, the source line
+    /// with the span underlined and labelled, and the help line. `color` selects ANSI
+    /// colours (for terminals).
+    pub fn render(&self, file: &SourceFile, color: bool) -> String {
+        let report = Rendered { diag: self, src: miette::NamedSource::new(file.name(), file.text().to_string()) };
+        let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
+        let mut out = String::new();
+        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+        if handler.render_report(&mut out, &report).is_err() {
+            // Formatting into a String cannot fail; keep a plain fallback all the same.
+            out = format!("error: {} at {}:{}\n", self.message, file.name(), file.line_col(self.span.start));
         }
         out
+    }
+}
+
+/// A diagnostic paired with its source, for miette.
+struct Rendered<'a> {
+    diag: &'a Diagnostic,
+    src: miette::NamedSource<String>,
+}
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl miette::Diagnostic for Rendered<'_> {
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let len = self.diag.span.len().max(1).min(self.src.inner().len().saturating_sub(self.diag.span.start as usize).max(0));
+        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new(label, self.diag.span.start as usize, len))))
     }
 }
 
@@ -236,10 +253,19 @@ mod tests {
         let d = Diagnostic::new(DiagKind::NonLinear, Span::new(11, 16), "not linear")
             .with_label("product of two variables")
             .with_help("multiply by a constant");
-        let r = d.render(&f);
-        assert!(r.contains("--> t.c:2:5"), "{r}");
-        assert!(r.contains("2 | x = y * z;"), "{r}");
-        assert!(r.contains("^^^^^ product"), "{r}");
+        let r = d.render(&f, false);
+        assert!(r.contains("t.c:2:5"), "{r}");
+        assert!(r.contains("x = y * z;"), "{r}");
+        assert!(r.contains("product of two variables"), "{r}");
         assert!(r.contains("help: multiply"), "{r}");
+        assert!(r.contains("not linear"), "{r}");
+    }
+
+    #[test]
+    fn render_at_end_of_file_does_not_panic() {
+        let f = SourceFile::new("t.c", "int x");
+        let d = Diagnostic::new(DiagKind::Syntax, Span::new(5, 5), "expected `;`");
+        let r = d.render(&f, false);
+        assert!(r.contains("t.c:1:6"), "{r}");
     }
 }

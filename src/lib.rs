@@ -7,8 +7,11 @@
 //! text → [`syntax`] → `sema` → `cfg` → `abstraction` → `engine` → `trace` → [`smt`] →
 //! `refine`, with `driver` running the loop.
 
+pub mod cfg;
 pub mod diag;
 pub mod ids;
+pub mod interp;
 pub mod linear;
 pub mod smt;
+pub mod sema;
 pub mod syntax;

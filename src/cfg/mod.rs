@@ -1,0 +1,209 @@
+//! The control-flow graph of a program, as in the paper's §3: node 0 is "assertion failed"
+//! (every error location leads there), one node per statement, one exit node per procedure,
+//! a unique return-point node after each call, and `InScope` per node. Node expressions are
+//! side-effect free: calls and ranged nondet values were hoisted into temporaries.
+
+mod build;
+mod dot;
+
+use crate::diag::Span;
+use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
+use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
+
+pub use dot::to_dot;
+
+/// The assertion-failure node; reaching it means the program is unsafe.
+pub const ERROR_NODE: NodeId = NodeId(0);
+
+/// What a node does, and where control goes next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Node 0: an assertion failed or an error location was reached.
+    Error,
+    /// No effect (`skip`, `;`, a label, a return point, a procedure's entry).
+    Skip {
+        /// Successor.
+        next: NodeId,
+    },
+    /// Parallel assignment `y1, ..., yn = e1, ..., en`.
+    Assign {
+        /// Targets (distinct).
+        lhs: Vec<VarId>,
+        /// Values, evaluated before any target changes.
+        rhs: Vec<Expr>,
+        /// Successor.
+        next: NodeId,
+    },
+    /// `a[index] = value`; out of range: no effect.
+    ArrayWrite {
+        /// The array.
+        array: ArrayId,
+        /// The index.
+        index: Expr,
+        /// The value.
+        value: Expr,
+        /// Successor.
+        next: NodeId,
+    },
+    /// Every cell of `array` is set: to the initialiser values and 0 after them, or to
+    /// arbitrary values when `values` is `None` (an uninitialised local array,
+    /// `klee_make_symbolic(a, ...)`).
+    ArrayInit {
+        /// The array.
+        array: ArrayId,
+        /// Initial values, if any.
+        values: Option<Vec<Expr>>,
+        /// Successor.
+        next: NodeId,
+    },
+    /// `if (cond)`, `while (cond)`, `assert(cond)` (then `els` is node 0).
+    Branch {
+        /// The guard.
+        cond: Expr,
+        /// Successor when the guard is non-zero.
+        then: NodeId,
+        /// Successor when the guard is zero.
+        els: NodeId,
+    },
+    /// `assume(cond)`: executions where `cond` is zero stop here.
+    Assume {
+        /// The guard.
+        cond: Expr,
+        /// Successor.
+        next: NodeId,
+    },
+    /// A call `proc(args)`; after the callee's exit, control continues at `ret_point`.
+    Call {
+        /// The callee.
+        proc: ProcId,
+        /// Actual parameters, bound to the callee's formals.
+        args: Vec<Expr>,
+        /// The unique return point (a `Skip`).
+        ret_point: NodeId,
+    },
+    /// A procedure's exit; its successors are the return points of its calls.
+    Exit,
+    /// `abort()`/`exit()` or the end of `main`: the execution ends here without error.
+    Stop,
+}
+
+/// A CFG node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The owning procedure (`None` only for node 0).
+    pub proc: Option<ProcId>,
+    /// What it does.
+    pub kind: NodeKind,
+    /// The source statement it comes from.
+    pub span: Span,
+}
+
+/// A procedure in the CFG.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfgProc {
+    /// Its name.
+    pub name: String,
+    /// First node.
+    pub entry: NodeId,
+    /// Exit node.
+    pub exit: NodeId,
+    /// Formal parameters in order.
+    pub formals: Vec<VarId>,
+    /// All other scalars of the procedure (locals, temporaries, VLA sizes, cells of local
+    /// arrays).
+    pub locals: Vec<VarId>,
+    /// Local arrays.
+    pub arrays: Vec<ArrayId>,
+    /// Whether it returns a value (through [`Cfg::ret`]).
+    pub returns_value: bool,
+    /// The call nodes that call it, in node order.
+    pub callers: Vec<NodeId>,
+}
+
+/// A program's control-flow graph with its symbol tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cfg {
+    /// All nodes; `nodes[ERROR_NODE]` is the assertion-failure node.
+    pub nodes: IndexVec<NodeId, Node>,
+    /// All procedures.
+    pub procs: IndexVec<ProcId, CfgProc>,
+    /// All scalars.
+    pub vars: IndexVec<VarId, VarInfo>,
+    /// All arrays.
+    pub arrays: IndexVec<ArrayId, ArrayInfo>,
+    /// Global scalars (including [`Cfg::ret`]) in a fixed order.
+    pub globals: Vec<VarId>,
+    /// Global arrays.
+    pub global_arrays: Vec<ArrayId>,
+    /// The global carrying return values from a procedure's exit to its return point.
+    pub ret: VarId,
+    /// `main`.
+    pub main: ProcId,
+}
+
+impl Cfg {
+    /// Build the CFG of a resolved program.
+    pub fn build(p: &Program) -> Cfg {
+        build::Builder::build(p)
+    }
+
+    /// Successors of a node (for `Exit`: the return points of all calls of the procedure;
+    /// for `Call`: the callee's entry).
+    pub fn succs(&self, n: NodeId) -> Vec<NodeId> {
+        match &self.nodes[n].kind {
+            NodeKind::Error | NodeKind::Stop => vec![],
+            NodeKind::Skip { next }
+            | NodeKind::Assign { next, .. }
+            | NodeKind::ArrayWrite { next, .. }
+            | NodeKind::ArrayInit { next, .. }
+            | NodeKind::Assume { next, .. } => vec![*next],
+            NodeKind::Branch { then, els, .. } => vec![*then, *els],
+            NodeKind::Call { proc, .. } => vec![self.procs[*proc].entry],
+            NodeKind::Exit => {
+                let p = self.nodes[n].proc.expect("exit nodes belong to procedures");
+                self.procs[p]
+                    .callers
+                    .iter()
+                    .filter_map(|c| match &self.nodes[*c].kind {
+                        NodeKind::Call { ret_point, .. } => Some(*ret_point),
+                        _ => None,
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// `InScope(n)`: the globals followed by the scalars of `n`'s procedure (formals first).
+    pub fn in_scope(&self, n: NodeId) -> Vec<VarId> {
+        match self.nodes[n].proc {
+            Some(p) => self.proc_scope(p),
+            None => self.globals.clone(),
+        }
+    }
+
+    /// The scalars in scope anywhere in procedure `p`: globals, formals, locals.
+    pub fn proc_scope(&self, p: ProcId) -> Vec<VarId> {
+        let pr = &self.procs[p];
+        let mut v = self.globals.clone();
+        v.extend(&pr.formals);
+        v.extend(&pr.locals);
+        v
+    }
+
+    /// A unique printable name for a variable: its source name, with `#id` appended when
+    /// another variable has the same name.
+    pub fn var_name(&self, v: VarId) -> String {
+        let name = &self.vars[v].name;
+        let clash = self.vars.iter().filter(|x| &x.name == name).count() > 1;
+        if clash {
+            format!("{name}#{}", v.0)
+        } else {
+            name.clone()
+        }
+    }
+
+    /// Whether the program reads or writes any array.
+    pub fn has_arrays(&self) -> bool {
+        !self.arrays.is_empty()
+    }
+}

@@ -1,0 +1,387 @@
+//! The resolved program ("HIR") that `sema` produces from the AST: every name is a typed
+//! id, builtins (SV-COMP and KLEE conventions) are recognised, constants are folded, and
+//! every product is linear. It keeps the AST's structured control flow; `cfg` lowers it.
+
+use crate::diag::Span;
+use crate::ids::{ArrayId, IndexVec, ProcId, VarId};
+use num_bigint::BigInt;
+
+/// Where a scalar variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum VarKind {
+    /// A global (zero-initialised unless it has an initialiser).
+    Global,
+    /// A formal parameter of a procedure.
+    Formal(ProcId),
+    /// A local of a procedure (starts arbitrary).
+    Local(ProcId),
+    /// A compiler temporary of a procedure (call results, nondet values).
+    Temp(ProcId),
+    /// The global through which procedures return their value.
+    Ret,
+    /// The hidden size of a variable-length array of a procedure.
+    ArraySize(ProcId),
+    /// An explicit array cell `a_k` added by refinement (paper §2); scoped like its array.
+    Cell {
+        /// The array.
+        array: ArrayId,
+        /// The cell's index.
+        index: i64,
+    },
+}
+
+impl VarKind {
+    /// The procedure owning the variable, or `None` for globals.
+    pub fn proc(self) -> Option<ProcId> {
+        match self {
+            VarKind::Global | VarKind::Ret | VarKind::Cell { .. } => None,
+            VarKind::Formal(p) | VarKind::Local(p) | VarKind::Temp(p) | VarKind::ArraySize(p) => {
+                Some(p)
+            }
+        }
+    }
+}
+
+/// Value range of a variable beyond "any integer".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Range {
+    /// Any integer.
+    Any,
+    /// `unsigned`: never negative.
+    NonNegative,
+    /// `_Bool`: 0 or 1.
+    Bool,
+}
+
+/// A scalar variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarInfo {
+    /// The source name (unique names are made by the printers when needed).
+    pub name: String,
+    /// Where it lives.
+    pub kind: VarKind,
+    /// Its declared range (only `Any` for temporaries).
+    pub range: Range,
+    /// Its declaration.
+    pub span: Span,
+}
+
+/// The size of an array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArraySize {
+    /// A constant positive size.
+    Const(u64),
+    /// A variable-length array: the size is the value of this hidden variable, set when
+    /// the declaration executes.
+    Dynamic(VarId),
+}
+
+/// An array variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayInfo {
+    /// The source name.
+    pub name: String,
+    /// Owning procedure, `None` for a global array.
+    pub proc: Option<ProcId>,
+    /// Its size.
+    pub size: ArraySize,
+    /// Element range (`unsigned` arrays hold non-negative values).
+    pub range: Range,
+    /// Its declaration.
+    pub span: Span,
+}
+
+/// A procedure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcInfo {
+    /// Its name.
+    pub name: String,
+    /// Formal parameters in order.
+    pub formals: Vec<VarId>,
+    /// Every other scalar of the procedure (locals, temporaries, array sizes).
+    pub locals: Vec<VarId>,
+    /// Local arrays.
+    pub arrays: Vec<ArrayId>,
+    /// Whether it returns an `int`.
+    pub returns_value: bool,
+    /// Its body.
+    pub body: Vec<Stmt>,
+    /// Its definition's signature.
+    pub span: Span,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl CmpOp {
+    /// The C spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+        }
+    }
+    /// Evaluate on integers.
+    pub fn holds(self, a: &BigInt, b: &BigInt) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        }
+    }
+    /// The operator of the negated comparison.
+    pub fn negate(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+        }
+    }
+}
+
+/// A resolved, linear expression. Booleans are integers with C's 0/1 values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// An integer constant.
+    Const(BigInt),
+    /// A scalar variable.
+    Var(VarId),
+    /// The undefined value `u` (also `__VERIFIER_nondet_int()`): an arbitrary integer,
+    /// drawn anew at each evaluation.
+    Undef,
+    /// `a[e]`; out of range yields an arbitrary value.
+    Read(ArrayId, Box<Expr>),
+    /// `e1 + e2`
+    Add(Box<Expr>, Box<Expr>),
+    /// `e1 - e2`
+    Sub(Box<Expr>, Box<Expr>),
+    /// `c * e` (linear: the factor is a constant)
+    Scale(BigInt, Box<Expr>),
+    /// `e / c` with `c > 0`, truncating toward zero as in C.
+    Div(Box<Expr>, BigInt),
+    /// `e % c` with `c > 0`, with the sign of `e` as in C.
+    Mod(Box<Expr>, BigInt),
+    /// `e1 op e2`: 1 if it holds, else 0.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    /// `!e`: 1 if `e == 0`, else 0.
+    Not(Box<Expr>),
+    /// `e1 && e2` (short-circuit; value 0/1).
+    And(Box<Expr>, Box<Expr>),
+    /// `e1 || e2` (short-circuit; value 0/1).
+    Or(Box<Expr>, Box<Expr>),
+    /// `(c ? e1 : e2)`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A call of a user procedure inside an expression; `cfg` hoists it into a temporary.
+    /// Never present in a CFG node.
+    Call(ProcId, Vec<Expr>, Span),
+    /// A nondeterministic value in a range (`__VERIFIER_nondet_uint()`, `_bool`, ...);
+    /// `cfg` hoists it into a temporary with an `assume`. Never present in a CFG node.
+    Nondet(Range, Span),
+}
+
+impl Expr {
+    /// `Const(n)`.
+    pub fn int(n: i64) -> Expr {
+        Expr::Const(BigInt::from(n))
+    }
+    /// Whether the expression contains a `Call` or a `Nondet`.
+    pub fn has_effects(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Call(..) | Expr::Nondet(..)));
+        found
+    }
+    /// Whether the expression reads an array.
+    pub fn reads_array(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Read(..)));
+        found
+    }
+    /// Call `f` on this expression and every sub-expression (pre-order).
+    pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..) => {}
+            Expr::Read(_, e) | Expr::Scale(_, e) | Expr::Div(e, _) | Expr::Mod(e, _) | Expr::Not(e) => {
+                e.visit(f)
+            }
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Cond(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Call(_, args, _) => args.iter().for_each(|a| a.visit(f)),
+        }
+    }
+    /// Rebuild the expression bottom-up, replacing each node by `f(node)` after its
+    /// children have been rewritten.
+    pub fn map_bottom_up(self, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+        let b = |e: Box<Expr>, f: &mut dyn FnMut(Expr) -> Expr| -> Box<Expr> {
+            Box::new(e.map_bottom_up(&mut |x| f(x)))
+        };
+        let e = match self {
+            e @ (Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..)) => e,
+            Expr::Read(a, i) => Expr::Read(a, b(i, f)),
+            Expr::Add(x, y) => Expr::Add(b(x, f), b(y, f)),
+            Expr::Sub(x, y) => Expr::Sub(b(x, f), b(y, f)),
+            Expr::Scale(c, x) => Expr::Scale(c, b(x, f)),
+            Expr::Div(x, c) => Expr::Div(b(x, f), c),
+            Expr::Mod(x, c) => Expr::Mod(b(x, f), c),
+            Expr::Cmp(op, x, y) => Expr::Cmp(op, b(x, f), b(y, f)),
+            Expr::Not(x) => Expr::Not(b(x, f)),
+            Expr::And(x, y) => Expr::And(b(x, f), b(y, f)),
+            Expr::Or(x, y) => Expr::Or(b(x, f), b(y, f)),
+            Expr::Cond(c, x, y) => Expr::Cond(b(c, f), b(x, f), b(y, f)),
+            Expr::Call(p, args, s) => {
+                Expr::Call(p, args.into_iter().map(|a| a.map_bottom_up(&mut |x| f(x))).collect(), s)
+            }
+        };
+        f(e)
+    }
+    /// The variables the expression reads (with repetitions, in order).
+    pub fn vars(&self) -> Vec<VarId> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Var(v) = e {
+                out.push(*v)
+            }
+        });
+        out
+    }
+}
+
+/// An assignment target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LValue {
+    /// A scalar.
+    Var(VarId),
+    /// An array element `a[e]`; an out-of-range write does nothing.
+    Elem(ArrayId, Expr),
+}
+
+/// A resolved statement with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The resolved statement forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    /// Parallel assignment: all right-hand sides are evaluated first.
+    Assign(Vec<(LValue, Expr)>),
+    /// `x = f(args)` or `f(args);`: a call of a user procedure.
+    Call {
+        /// Where the result goes, if anywhere.
+        dest: Option<LValue>,
+        /// The callee.
+        proc: ProcId,
+        /// The actual parameters.
+        args: Vec<Expr>,
+    },
+    /// The variable gets an arbitrary value in its range (an uninitialised local, or
+    /// `klee_make_symbolic(&x, ...)`).
+    Havoc(VarId),
+    /// A local array comes into scope: a VLA gets its size (`size`, with its size variable
+    /// set), and its cells become arbitrary, or the initialiser's values with the rest 0.
+    ArrayDecl {
+        /// The array.
+        array: ArrayId,
+        /// The size expression of a VLA.
+        size: Option<Expr>,
+        /// Initialiser values.
+        init: Option<Vec<Expr>>,
+    },
+    /// Every cell of the array gets an arbitrary value (`klee_make_symbolic(a, ...)`).
+    ArrayHavoc(ArrayId),
+    /// `if`
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    /// `while (c) body`, and `for` loops: `step` runs after the body and on `continue`.
+    Loop {
+        /// Condition, tested before each iteration (after the first if `do_while`).
+        cond: Expr,
+        /// The body.
+        body: Vec<Stmt>,
+        /// The `for` step.
+        step: Vec<Stmt>,
+        /// A `do ... while` loop.
+        do_while: bool,
+    },
+    /// `break;`
+    Break,
+    /// `continue;`
+    Continue,
+    /// `return;` / `return e;`
+    Return(Option<Expr>),
+    /// `skip;`, `;`
+    Skip,
+    /// A labelled statement; `is_error` for `ERROR:`.
+    Label {
+        /// The label.
+        name: String,
+        /// Whether it is an error label.
+        is_error: bool,
+        /// The statement.
+        stmt: Box<Stmt>,
+    },
+    /// A call of an error function (`reach_error()`, `__VERIFIER_error()`): an error
+    /// location.
+    Error,
+    /// `assert(e)`: fails (error) when `e == 0`.
+    Assert(Expr),
+    /// `assume(e)`: executions with `e == 0` stop.
+    Assume(Expr),
+    /// `abort()`, `exit(...)`: the execution stops (no error).
+    Stop,
+    /// A block.
+    Block(Vec<Stmt>),
+}
+
+/// A resolved program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// All scalars.
+    pub vars: IndexVec<VarId, VarInfo>,
+    /// All arrays.
+    pub arrays: IndexVec<ArrayId, ArrayInfo>,
+    /// All procedures with bodies.
+    pub procs: IndexVec<ProcId, ProcInfo>,
+    /// Global scalars in declaration order, with their initialisers.
+    pub globals: Vec<(VarId, Option<Expr>)>,
+    /// Global arrays with their initialisers.
+    pub global_arrays: Vec<(ArrayId, Option<Vec<Expr>>)>,
+    /// The return-value global.
+    pub ret: VarId,
+    /// `main`.
+    pub main: ProcId,
+}
