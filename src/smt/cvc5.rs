@@ -158,6 +158,10 @@ impl Cvc5Backend {
         if config.unsat_cores {
             set("produce-unsat-assumptions", "true")?;
         }
+        if config.logic.has_arrays() {
+            // Constant arrays (`Term::ConstArray`) need cvc5's extended array solver.
+            set("arrays-exp", "true")?;
+        }
         if let Some(ms) = config.timeout_ms {
             set("tlimit-per", &ms.to_string())?;
         }
@@ -401,7 +405,7 @@ impl Translator<'_> {
     }
 
     /// `t` (already translated to `ct` of sort `s`) as a `Real` term.
-    fn to_real(&mut self, t: &Term, ct: CTerm, s: Sort) -> Result<CTerm, SmtError> {
+    fn as_real(&mut self, t: &Term, ct: CTerm, s: Sort) -> Result<CTerm, SmtError> {
         match (s, t) {
             (Sort::Int, Term::Int(v)) => self.real(&BigRational::from_integer(v.clone())),
             (Sort::Int, _) => self.mk(Kind::ToReal, &[ct]),
@@ -423,7 +427,7 @@ impl Translator<'_> {
         let mut cts = Vec::with_capacity(out.len());
         for (t, (ct, s)) in ts.iter().zip(out) {
             cts.push(if sort == Sort::Real && s.is_numeric() {
-                self.to_real(t, ct, s)?
+                self.as_real(t, ct, s)?
             } else {
                 ct
             });
@@ -445,7 +449,7 @@ impl Translator<'_> {
         let mut cts = Vec::with_capacity(parts.len());
         for (t, (ct, s)) in ts.iter().zip(parts) {
             cts.push(if sort == Sort::Real {
-                self.to_real(t, ct, s)?
+                self.as_real(t, ct, s)?
             } else {
                 ct
             });
@@ -494,7 +498,7 @@ impl Translator<'_> {
                     let k = self.int(c.numer())?;
                     (self.mk(Kind::Mult, &[k, ct])?, Int)
                 } else {
-                    let ct = self.to_real(a, ct, s)?;
+                    let ct = self.as_real(a, ct, s)?;
                     let k = self.real(c)?;
                     (self.mk(Kind::Mult, &[k, ct])?, Sort::Real)
                 }

@@ -124,6 +124,11 @@ impl Logic {
             Logic::All => "ALL",
         }
     }
+
+    /// Whether the logic includes the theory of arrays.
+    pub fn has_arrays(self) -> bool {
+        matches!(self, Logic::QfAlia | Logic::QfAuflira | Logic::All)
+    }
 }
 
 /// How to set up a backend. Defaults (from [`SmtConfig::new`]): models on, unsat cores
