@@ -406,3 +406,60 @@ fn terms_render_as_smtlib() {
         "(=> (<= (+ s0 (- 3)) (/ 1 2)) (= (select s1 0) 4))"
     );
 }
+
+/// The constraints of `minimal_cores_are_minimal`: a cycle x <= y <= z <= w < x with a
+/// shortcut x <= z and a few irrelevant facts.
+fn chain(s: &mut Cvc5Backend, labels: &[u32]) -> Result<SatResult, SmtError> {
+    let v: Vec<Term> = ["x", "y", "z", "w"]
+        .iter()
+        .map(|n| s.declare(n, Sort::Int).map(Term::sym))
+        .collect::<Result<_, _>>()?;
+    let all = [
+        (1, Term::le(v[0].clone(), v[1].clone())),
+        (2, Term::le(v[1].clone(), v[2].clone())),
+        (3, Term::le(v[2].clone(), v[3].clone())),
+        (4, Term::lt(v[3].clone(), v[0].clone())),
+        (5, Term::le(v[0].clone(), v[2].clone())),
+        (6, Term::ge(v[0].clone(), Term::int(0))),
+        (7, Term::le(v[1].clone() + v[3].clone(), Term::int(100))),
+    ];
+    for (l, f) in all {
+        if labels.contains(&l) {
+            s.assert_labeled(Label(l), &f)?;
+        }
+    }
+    s.check()
+}
+
+#[test]
+fn minimal_cores_are_minimal() -> R {
+    let cfg = SmtConfig::new(Logic::QfLia).with_minimal_cores(true);
+    let mut s = Cvc5Backend::new(cfg.clone())?;
+    assert_eq!(chain(&mut s, &[1, 2, 3, 4, 5, 6, 7])?, SatResult::Unsat);
+    let core: Vec<u32> = s.unsat_core()?.into_iter().map(|l| l.0).collect();
+    assert!(core.contains(&3) && core.contains(&4), "core {core:?}");
+    assert!(!core.contains(&6) && !core.contains(&7), "core {core:?}");
+    // The core is unsat on its own, and dropping any label makes it sat.
+    assert_eq!(
+        chain(&mut Cvc5Backend::new(cfg.clone())?, &core)?,
+        SatResult::Unsat
+    );
+    for drop in &core {
+        let rest: Vec<u32> = core.iter().copied().filter(|l| l != drop).collect();
+        let mut t = Cvc5Backend::new(cfg.clone())?;
+        assert_eq!(
+            chain(&mut t, &rest)?,
+            SatResult::Sat,
+            "core {core:?} minus {drop}"
+        );
+    }
+    // After minimisation the backend still answers later queries correctly.
+    assert!(matches!(
+        s.value(lpmc::smt::SymId(0)),
+        Err(SmtError::NotSat)
+    ));
+    s.push()?;
+    assert_eq!(s.check()?, SatResult::Unsat);
+    s.pop()?;
+    Ok(())
+}

@@ -135,6 +135,10 @@ pub struct Cvc5Backend {
     scopes: Vec<usize>,
     /// The answer of the last check, while it is still valid.
     last: Option<SatResult>,
+    /// The minimised core of the last `Unsat` answer (with `minimal_cores` only).
+    core: Option<Vec<Label>>,
+    /// Whether the last cvc5 check had assumptions (else there are no unsat assumptions).
+    last_assumed: bool,
     /// Counter for indicator names.
     fresh: u64,
 }
@@ -188,6 +192,8 @@ impl Cvc5Backend {
             labeled: Vec::new(),
             scopes: Vec::new(),
             last: None,
+            core: None,
+            last_assumed: false,
             fresh: 0,
         })
     }
@@ -224,10 +230,74 @@ impl Cvc5Backend {
 
     fn run_check(&mut self, extra: &[Term]) -> Result<SatResult, SmtError> {
         self.last = None;
-        let mut assumptions: Vec<CTerm> = self.labeled.iter().map(|(b, _)| b.clone()).collect();
+        self.core = None;
+        let mut extra_c = Vec::with_capacity(extra.len());
         for t in extra {
-            assumptions.push(self.formula(t)?);
+            extra_c.push(self.formula(t)?);
         }
+        let indicators: Vec<CTerm> = self.labeled.iter().map(|(b, _)| b.clone()).collect();
+        let answer = self.check_with(&indicators, &extra_c)?;
+        if answer == SatResult::Unsat && self.config.minimal_cores && self.config.unsat_cores {
+            self.core = Some(self.minimise_core(&extra_c)?);
+        }
+        self.last = Some(answer);
+        Ok(answer)
+    }
+
+    /// Deletion-based core minimisation: drop each indicator of the current core in turn,
+    /// keeping the drop whenever the rest (with the unlabeled assertions and `extra`)
+    /// stays unsat. Must be called right after an `Unsat` answer.
+    fn minimise_core(&mut self, extra: &[CTerm]) -> Result<Vec<Label>, SmtError> {
+        let mut core = self.core_indicators()?;
+        let mut i = 0;
+        while i < core.len() {
+            let mut candidate = core.clone();
+            candidate.remove(i);
+            if self.check_with(&candidate, extra)? != SatResult::Unsat {
+                i += 1;
+            } else if candidate.is_empty() && extra.is_empty() {
+                // Unsat without assumptions: the unlabeled assertions alone conflict.
+                core = candidate;
+            } else {
+                // cvc5's new core is a subset of the candidate; keep position `i`.
+                let ids: BTreeSet<u64> = self.core_indicators()?.iter().map(|t| t.id()).collect();
+                candidate.retain(|t| ids.contains(&t.id()));
+                core = candidate;
+            }
+        }
+        let by_id = self.indicator_labels();
+        let labels: BTreeSet<Label> = core
+            .iter()
+            .filter_map(|t| by_id.get(&t.id()).copied())
+            .collect();
+        Ok(labels.into_iter().collect())
+    }
+
+    /// Map from indicator term ids to their labels.
+    fn indicator_labels(&self) -> BTreeMap<u64, Label> {
+        self.labeled.iter().map(|(b, l)| (b.id(), *l)).collect()
+    }
+
+    /// The indicators among cvc5's unsat assumptions of the last (unsat) check.
+    fn core_indicators(&self) -> Result<Vec<CTerm>, SmtError> {
+        if !self.last_assumed {
+            return Ok(Vec::new());
+        }
+        let by_id = self.indicator_labels();
+        let core = self
+            .solver
+            .get_unsat_assumptions()
+            .map_err(solver_err("get_unsat_assumptions"))?;
+        Ok(core
+            .into_iter()
+            .filter(|t| by_id.contains_key(&t.id()))
+            .collect())
+    }
+
+    /// One cvc5 check under the given indicator literals and extra assumptions.
+    fn check_with(&mut self, indicators: &[CTerm], extra: &[CTerm]) -> Result<SatResult, SmtError> {
+        let assumptions: Vec<CTerm> = indicators.iter().chain(extra).cloned().collect();
+        self.last_assumed = !assumptions.is_empty();
         let r = if assumptions.is_empty() {
             self.solver.check_sat().map_err(solver_err("check_sat"))?
         } else {
@@ -235,7 +305,7 @@ impl Cvc5Backend {
                 .check_sat_assuming(&assumptions)
                 .map_err(solver_err("check_sat_assuming"))?
         };
-        let answer = if r.is_sat() {
+        Ok(if r.is_sat() {
             SatResult::Sat
         } else if r.is_unsat() {
             SatResult::Unsat
@@ -253,9 +323,7 @@ impl Cvc5Backend {
                 | UnknownExplanation::UnknownReason
                 | UnknownExplanation::Last => UnknownReason::Unexplained,
             })
-        };
-        self.last = Some(answer);
-        Ok(answer)
+        })
     }
 }
 
@@ -360,12 +428,12 @@ impl SmtBackend for Cvc5Backend {
         if self.last != Some(SatResult::Unsat) {
             return Err(SmtError::NotUnsat);
         }
-        let by_id: BTreeMap<u64, Label> = self.labeled.iter().map(|(b, l)| (b.id(), *l)).collect();
-        let core = self
-            .solver
-            .get_unsat_assumptions()
-            .map_err(solver_err("get_unsat_assumptions"))?;
-        let labels: BTreeSet<Label> = core
+        if let Some(core) = &self.core {
+            return Ok(core.clone());
+        }
+        let by_id = self.indicator_labels();
+        let labels: BTreeSet<Label> = self
+            .core_indicators()?
             .iter()
             .filter_map(|t| by_id.get(&t.id()).copied())
             .collect();

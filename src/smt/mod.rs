@@ -132,7 +132,7 @@ impl Logic {
 }
 
 /// How to set up a backend. Defaults (from [`SmtConfig::new`]): models on, unsat cores
-/// off, no time limit.
+/// off (and not minimised), no time limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SmtConfig {
     /// The logic of every query.
@@ -141,6 +141,10 @@ pub struct SmtConfig {
     pub models: bool,
     /// Track labeled assertions for [`SmtBackend::unsat_core`].
     pub unsat_cores: bool,
+    /// Shrink every unsat core to a minimal one (no label can be dropped) by deletion,
+    /// at the price of one extra check per label of the solver's core. Needs
+    /// `unsat_cores`.
+    pub minimal_cores: bool,
     /// Per-check time limit in milliseconds; running out answers `Unknown(Timeout)`.
     pub timeout_ms: Option<u64>,
 }
@@ -152,6 +156,7 @@ impl SmtConfig {
             logic,
             models: true,
             unsat_cores: false,
+            minimal_cores: false,
             timeout_ms: None,
         }
     }
@@ -163,6 +168,12 @@ impl SmtConfig {
     /// Turn unsat cores on or off.
     pub fn with_unsat_cores(mut self, on: bool) -> SmtConfig {
         self.unsat_cores = on;
+        self
+    }
+    /// Turn unsat cores on, and their minimisation on or off.
+    pub fn with_minimal_cores(mut self, on: bool) -> SmtConfig {
+        self.unsat_cores = true;
+        self.minimal_cores = on;
         self
     }
     /// Set the per-check time limit in milliseconds.
@@ -214,7 +225,8 @@ pub trait SmtBackend {
     /// The value of a term in the model of the last `Sat` answer.
     fn eval(&mut self, term: &Term) -> Result<Value, SmtError>;
     /// The labels of an unsat core of the last `Unsat` answer, sorted and without
-    /// duplicates. The core is small but not guaranteed minimal; it may be empty when the
-    /// unlabeled assertions alone are unsatisfiable.
+    /// duplicates: the labeled assertions with these labels, plus all unlabeled ones, are
+    /// unsatisfiable. Minimal if [`SmtConfig::minimal_cores`] is set, else small but not
+    /// guaranteed minimal. Empty when the unlabeled assertions alone are unsatisfiable.
     fn unsat_core(&self) -> Result<Vec<Label>, SmtError>;
 }
