@@ -14,6 +14,5 @@ void main() {
   }
   if (a[1] == 0)
     ERROR: ;
-  if (a[3] != 4)
-    ERROR: ;
+  assert(a[3] == 4);
 }

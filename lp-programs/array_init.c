@@ -7,8 +7,6 @@ void main() {
     a[i] = 2 * i + 1;
     i = i + 1;
   }
-  if (a[4] != 9)
-    ERROR: ;
-  if (a[0] != 1)
+  if (a[4] != 9 || a[0] != 1)
     ERROR: ;
 }
