@@ -1,5 +1,5 @@
 // expect: unsafe
-// why: the loop should fill a[0..4] but runs i = 1..5: a[0] keeps its initial 0, a[5] is out of range
+// why: the fill loop runs i = 1..5 instead of 0..4: a[0] keeps its initial 0 (a[5] is out of range)
 int a[5];
 
 void main() {
