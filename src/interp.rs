@@ -5,7 +5,7 @@
 //! counterexamples and for differential tests.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::ids::{ArrayId, NodeId, ProcId, VarId};
+use crate::ids::{ArrayId, NodeId, VarId};
 use crate::sema::{ArraySize, Expr};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
@@ -13,15 +13,30 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 
-/// Where the arbitrary values of an execution come from. Calls happen in execution order.
+/// Which arbitrary value a node asks for. Occurrences are numbered statically, in
+/// pre-order over the node's expressions (`Assign`: right-hand sides in order;
+/// `ArrayWrite`: index then value; `ArrayInit`: values; `Branch`/`Assume`: the guard;
+/// `Call`: the arguments), whether or not `?:`, `&&` and `||` evaluate them; so a model of
+/// the trace formula can name the same site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Site {
+    /// The k-th `u` of the node.
+    Undef(u32),
+    /// The k-th array read of the node, when its index is out of range.
+    OutOfRange(u32),
+    /// A variable read before any assignment.
+    Uninit(VarId),
+}
+
+/// Where the arbitrary values of an execution come from. Calls happen in execution order;
+/// `step` is the 0-based position of the node in the run's path.
 pub trait Oracle {
-    /// The value of one evaluation of `u` (or a nondet call, an uninitialised local, an
-    /// out-of-range read) at `node`.
-    fn undef(&mut self, node: NodeId) -> BigInt;
-    /// The initial value of cell `index` of the `havoc`-th arbitrary array contents of the
-    /// run (counting `ArrayInit` nodes without values, from 0), asked when the cell is
-    /// first read.
-    fn array_cell(&mut self, havoc: usize, index: i64) -> BigInt;
+    /// The value of an arbitrary value `site` of `node` at `step`.
+    fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt;
+    /// The initial value of cell `index` of `array` as arbitrary contents were given to it
+    /// at step `init_step` (an `ArrayInit` without values), asked when the cell is first
+    /// read.
+    fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt;
 }
 
 /// Values taken from a list in order; 0 once the list is exhausted.
@@ -53,10 +68,10 @@ impl ListOracle {
 }
 
 impl Oracle for ListOracle {
-    fn undef(&mut self, _: NodeId) -> BigInt {
+    fn undef(&mut self, _: usize, _: NodeId, _: Site) -> BigInt {
         self.take()
     }
-    fn array_cell(&mut self, _: usize, _: i64) -> BigInt {
+    fn array_cell(&mut self, _: usize, _: ArrayId, _: i64) -> BigInt {
         self.take()
     }
 }
@@ -83,10 +98,10 @@ impl RandomOracle {
 }
 
 impl Oracle for RandomOracle {
-    fn undef(&mut self, _: NodeId) -> BigInt {
+    fn undef(&mut self, _: usize, _: NodeId, _: Site) -> BigInt {
         self.draw()
     }
-    fn array_cell(&mut self, _: usize, _: i64) -> BigInt {
+    fn array_cell(&mut self, _: usize, _: ArrayId, _: i64) -> BigInt {
         self.draw()
     }
 }
@@ -139,20 +154,27 @@ pub struct Run {
 }
 
 /// Contents of one array instance: explicit cells over a base (zeros, or arbitrary cells
-/// drawn lazily from the oracle under a havoc number).
+/// drawn lazily from the oracle, named by the step that made them arbitrary).
 #[derive(Clone, Debug)]
 struct ArrayVal {
     size: i64,
     cells: BTreeMap<i64, BigInt>,
-    havoc: Option<usize>,
+    havoc_step: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
 struct Frame {
-    proc: ProcId,
     vars: BTreeMap<VarId, BigInt>,
     arrays: BTreeMap<ArrayId, ArrayVal>,
     ret_point: NodeId,
+}
+
+/// The position of an evaluation: step, node, and the next static site numbers.
+struct At {
+    step: usize,
+    node: NodeId,
+    undef: u32,
+    read: u32,
 }
 
 struct Machine<'c, O: Oracle> {
@@ -161,21 +183,20 @@ struct Machine<'c, O: Oracle> {
     globals: BTreeMap<VarId, BigInt>,
     garrays: BTreeMap<ArrayId, ArrayVal>,
     stack: Vec<Frame>,
-    havocs: usize,
 }
 
 /// Run `main` from its entry with the given oracle and limits.
 pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -> Run {
-    let mut m = Machine { cfg, oracle, globals: BTreeMap::new(), garrays: BTreeMap::new(), stack: Vec::new(), havocs: 0 };
-    let main = cfg.main;
-    m.stack.push(Frame { proc: main, vars: BTreeMap::new(), arrays: BTreeMap::new(), ret_point: ERROR_NODE });
-    let mut node = cfg.procs[main].entry;
+    let mut m = Machine { cfg, oracle, globals: BTreeMap::new(), garrays: BTreeMap::new(), stack: Vec::new() };
+    m.stack.push(Frame { vars: BTreeMap::new(), arrays: BTreeMap::new(), ret_point: ERROR_NODE });
+    let mut node = cfg.procs[cfg.main].entry;
     let mut path = Vec::new();
     let mut steps = 0;
     loop {
         if steps >= limits.max_steps {
             return Run { outcome: Outcome::StepLimit, steps, path };
         }
+        let mut at = At { step: steps, node, undef: 0, read: 0 };
         steps += 1;
         if record {
             path.push(node);
@@ -184,15 +205,15 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
             NodeKind::Error => unreachable_error(),
             NodeKind::Skip { next } => *next,
             NodeKind::Assign { lhs, rhs, next } => {
-                let vals: Vec<BigInt> = rhs.iter().map(|e| m.eval(e, node)).collect();
+                let vals: Vec<BigInt> = rhs.iter().map(|e| m.eval(e, &mut at)).collect();
                 for (v, x) in lhs.iter().zip(vals) {
                     m.set(*v, x);
                 }
                 *next
             }
             NodeKind::ArrayWrite { array, index, value, next } => {
-                let i = m.eval(index, node);
-                let x = m.eval(value, node);
+                let i = m.eval(index, &mut at);
+                let x = m.eval(value, &mut at);
                 let arr = m.array_mut(*array);
                 if let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) {
                     arr.cells.insert(i, x);
@@ -202,33 +223,30 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
             NodeKind::ArrayInit { array, values, next } => {
                 let size = m.array_size(*array);
                 let val = match values {
-                    None => {
-                        m.havocs += 1;
-                        ArrayVal { size, cells: BTreeMap::new(), havoc: Some(m.havocs - 1) }
-                    }
+                    None => ArrayVal { size, cells: BTreeMap::new(), havoc_step: Some(at.step) },
                     Some(vs) => {
                         let mut cells = BTreeMap::new();
                         for (i, e) in vs.iter().enumerate() {
-                            let x = m.eval(e, node);
+                            let x = m.eval(e, &mut at);
                             if (i as i64) < size {
                                 cells.insert(i as i64, x);
                             }
                         }
-                        ArrayVal { size, cells, havoc: None }
+                        ArrayVal { size, cells, havoc_step: None }
                     }
                 };
                 m.set_array(*array, val);
                 *next
             }
             NodeKind::Branch { cond, then, els } => {
-                if m.eval(cond, node).is_zero() {
+                if m.eval(cond, &mut at).is_zero() {
                     *els
                 } else {
                     *then
                 }
             }
             NodeKind::Assume { cond, next } => {
-                if m.eval(cond, node).is_zero() {
+                if m.eval(cond, &mut at).is_zero() {
                     return Run { outcome: Outcome::Blocked { at: node }, steps, path };
                 }
                 *next
@@ -237,10 +255,10 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 if m.stack.len() >= limits.max_depth {
                     return Run { outcome: Outcome::DepthLimit, steps, path };
                 }
-                let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, node)).collect();
+                let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, &mut at)).collect();
                 let callee = &cfg.procs[*proc];
                 let vars = callee.formals.iter().copied().zip(vals).collect();
-                m.stack.push(Frame { proc: *proc, vars, arrays: BTreeMap::new(), ret_point: *ret_point });
+                m.stack.push(Frame { vars, arrays: BTreeMap::new(), ret_point: *ret_point });
                 callee.entry
             }
             NodeKind::Exit => {
@@ -263,6 +281,17 @@ fn unreachable_error() -> ! {
     panic!("internal error: the interpreter never steps from node 0")
 }
 
+/// Number of `u` and of array reads in an expression (its static sites).
+pub fn count_sites(e: &Expr) -> (u32, u32) {
+    let (mut u, mut r) = (0, 0);
+    e.visit(&mut |x| match x {
+        Expr::Undef => u += 1,
+        Expr::Read(..) => r += 1,
+        _ => {}
+    });
+    (u, r)
+}
+
 impl<O: Oracle> Machine<'_, O> {
     fn frame(&mut self) -> &mut Frame {
         self.stack.last_mut().expect("the stack holds main's frame")
@@ -272,13 +301,13 @@ impl<O: Oracle> Machine<'_, O> {
         self.cfg.vars[v].kind.proc().is_none()
     }
 
-    fn get(&mut self, v: VarId, node: NodeId) -> BigInt {
+    fn get(&mut self, v: VarId, at: &At) -> BigInt {
         let cur = if self.is_global(v) { self.globals.get(&v).cloned() } else { self.frame().vars.get(&v).cloned() };
         match cur {
             Some(x) => x,
             None => {
-                // An uninitialised variable: arbitrary, but stable once read.
-                let x = self.oracle.undef(node);
+                // Read before any assignment: arbitrary, and stable once read.
+                let x = self.oracle.undef(at.step, at.node, Site::Uninit(v));
                 self.set(v, x.clone());
                 x
             }
@@ -319,59 +348,85 @@ impl<O: Oracle> Machine<'_, O> {
         };
         let global = self.cfg.arrays[a].proc.is_none();
         let map = if global { &mut self.garrays } else { &mut self.stack.last_mut().expect("main's frame").arrays };
-        // An array never initialised (cannot happen for well-formed CFGs) reads as
-        // arbitrary values.
-        let havocs = &mut self.havocs;
-        map.entry(a).or_insert_with(|| {
-            *havocs += 1;
-            ArrayVal { size, cells: BTreeMap::new(), havoc: Some(*havocs - 1) }
-        })
+        // Every array is initialised by an `ArrayInit` node before use; this fallback
+        // (arbitrary contents from step 0) only keeps the interpreter total.
+        map.entry(a).or_insert_with(|| ArrayVal { size, cells: BTreeMap::new(), havoc_step: Some(0) })
     }
 
-    fn read(&mut self, a: ArrayId, i: &BigInt, node: NodeId) -> BigInt {
+    fn read(&mut self, a: ArrayId, i: &BigInt, k: u32, at: &At) -> BigInt {
         let arr = self.array_mut(a);
         let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) else {
-            return self.oracle.undef(node);
+            return self.oracle.undef(at.step, at.node, Site::OutOfRange(k));
         };
         if let Some(x) = arr.cells.get(&i) {
             return x.clone();
         }
-        let x = match arr.havoc {
-            Some(h) => self.oracle.array_cell(h, i),
+        let x = match arr.havoc_step {
+            Some(s) => self.oracle.array_cell(s, a, i),
             None => BigInt::zero(),
         };
         self.array_mut(a).cells.insert(i, x.clone());
         x
     }
 
-    fn eval(&mut self, e: &Expr, node: NodeId) -> BigInt {
+    /// Skip the sites of an unevaluated sub-expression.
+    fn skip(e: &Expr, at: &mut At) {
+        let (u, r) = count_sites(e);
+        at.undef += u;
+        at.read += r;
+    }
+
+    fn eval(&mut self, e: &Expr, at: &mut At) -> BigInt {
         let b = |x: bool| BigInt::from(x as i64);
         match e {
             Expr::Const(n) => n.clone(),
-            Expr::Var(v) => self.get(*v, node),
-            Expr::Undef => self.oracle.undef(node),
-            Expr::Read(a, i) => {
-                let i = self.eval(i, node);
-                self.read(*a, &i, node)
+            Expr::Var(v) => self.get(*v, at),
+            Expr::Undef => {
+                let k = at.undef;
+                at.undef += 1;
+                self.oracle.undef(at.step, at.node, Site::Undef(k))
             }
-            Expr::Add(x, y) => self.eval(x, node) + self.eval(y, node),
-            Expr::Sub(x, y) => self.eval(x, node) - self.eval(y, node),
-            Expr::Scale(c, x) => c * self.eval(x, node),
-            Expr::Div(x, c) => self.eval(x, node) / c,
-            Expr::Mod(x, c) => self.eval(x, node) % c,
+            Expr::Read(a, i) => {
+                let k = at.read;
+                at.read += 1;
+                let i = self.eval(i, at);
+                self.read(*a, &i, k, at)
+            }
+            Expr::Add(x, y) => self.eval(x, at) + self.eval(y, at),
+            Expr::Sub(x, y) => self.eval(x, at) - self.eval(y, at),
+            Expr::Scale(c, x) => c * self.eval(x, at),
+            Expr::Div(x, c) => self.eval(x, at) / c,
+            Expr::Mod(x, c) => self.eval(x, at) % c,
             Expr::Cmp(op, x, y) => {
-                let l = self.eval(x, node);
-                let r = self.eval(y, node);
+                let l = self.eval(x, at);
+                let r = self.eval(y, at);
                 b(op.holds(&l, &r))
             }
-            Expr::Not(x) => b(self.eval(x, node).is_zero()),
-            Expr::And(x, y) => b(!self.eval(x, node).is_zero() && !self.eval(y, node).is_zero()),
-            Expr::Or(x, y) => b(!self.eval(x, node).is_zero() || !self.eval(y, node).is_zero()),
-            Expr::Cond(c, x, y) => {
-                if self.eval(c, node).is_zero() {
-                    self.eval(y, node)
+            Expr::Not(x) => b(self.eval(x, at).is_zero()),
+            Expr::And(x, y) => {
+                if self.eval(x, at).is_zero() {
+                    Self::skip(y, at);
+                    b(false)
                 } else {
-                    self.eval(x, node)
+                    b(!self.eval(y, at).is_zero())
+                }
+            }
+            Expr::Or(x, y) => {
+                if !self.eval(x, at).is_zero() {
+                    Self::skip(y, at);
+                    b(true)
+                } else {
+                    b(!self.eval(y, at).is_zero())
+                }
+            }
+            Expr::Cond(c, x, y) => {
+                if self.eval(c, at).is_zero() {
+                    Self::skip(x, at);
+                    self.eval(y, at)
+                } else {
+                    let v = self.eval(x, at);
+                    Self::skip(y, at);
+                    v
                 }
             }
             Expr::Call(..) | Expr::Nondet(..) => panic!("internal error: CFG expressions have no calls or nondet"),
