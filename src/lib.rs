@@ -9,6 +9,7 @@
 
 pub mod cfg;
 pub mod diag;
+pub mod driver;
 pub mod ids;
 pub mod interp;
 pub mod linear;

@@ -101,3 +101,14 @@ pub fn expr(cfg: &Cfg, e: &Expr) -> String {
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
+
+/// A plain listing: one line per node with its procedure, statement and successors.
+pub fn to_text(cfg: &Cfg) -> String {
+    let mut out = String::new();
+    for (n, node) in cfg.nodes.iter_enumerated() {
+        let proc = node.proc.map(|p| cfg.procs[p].name.as_str()).unwrap_or("-");
+        let succs: Vec<String> = cfg.succs(n).iter().map(|s| s.0.to_string()).collect();
+        out.push_str(&format!("{:>4}  {:<12} {:<40} -> {}\n", n.0, proc, label(cfg, &node.kind), succs.join(", ")));
+    }
+    out
+}
