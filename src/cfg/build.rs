@@ -410,8 +410,9 @@ impl<'p> Builder<'p> {
                 LValue::Elem(a, i) => writes.push((a, i, v)),
             }
         }
-        if !writes.is_empty() && !lhs.is_empty() {
-            // Array writes must see the old scalar values: save their operands first.
+        if writes.len() + usize::from(!lhs.is_empty()) > 1 {
+            // A parallel assignment reads every old value before anything changes: save
+            // the operands of the array writes first.
             let mut saved = Vec::new();
             for (a, i, v) in writes {
                 let ti = self.temp("#idx", span);
