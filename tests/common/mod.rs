@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests: locating the shared benchmarks and our
+//! programs, and reading the `// expect:` headers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/benchmarks` beside the repository (or beside a worktree's parent).
+pub fn bench_dir() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for rel in ["../shared/benchmarks", "../../shared/benchmarks"] {
+        let p = root.join(rel);
+        if p.is_dir() {
+            return p;
+        }
+    }
+    panic!("shared benchmarks not found next to {}", root.display());
+}
+
+/// The project's own programs.
+pub fn lp_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("lp-programs")
+}
+
+/// All `.c`/`.i`/`.lp` files under `dir`, recursively, sorted.
+pub fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect(dir, &mut out);
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect(&p, out);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i" | "lp")) {
+            out.push(p);
+        }
+    }
+}
+
+/// The value of a `// key: value` header line among the first lines of a file.
+pub fn header(path: &Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let prefix = format!("// {key}:");
+    text.lines().take(5).find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
+}
+
+/// The expected verdict of an SV-COMP task (`true` = safe) from its `.yml` beside it.
+pub fn svcomp_expected(path: &Path) -> Option<bool> {
+    let yml = path.with_extension("yml");
+    let text = std::fs::read_to_string(yml).ok()?;
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if l.contains("unreach-call.prp") {
+            let next = lines.next()?;
+            return Some(next.contains("true"));
+        }
+    }
+    None
+}
