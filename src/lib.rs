@@ -9,7 +9,9 @@
 
 pub mod cfg;
 pub mod diag;
+pub mod domain;
 pub mod driver;
+pub mod engine;
 pub mod ids;
 pub mod interp;
 pub mod linear;

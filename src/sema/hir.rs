@@ -27,6 +27,8 @@ pub enum VarKind {
         array: ArrayId,
         /// The cell's index.
         index: i64,
+        /// The array's procedure (`None` for a global array).
+        proc: Option<ProcId>,
     },
 }
 
@@ -34,7 +36,8 @@ impl VarKind {
     /// The procedure owning the variable, or `None` for globals.
     pub fn proc(self) -> Option<ProcId> {
         match self {
-            VarKind::Global | VarKind::Ret | VarKind::Cell { .. } => None,
+            VarKind::Global | VarKind::Ret => None,
+            VarKind::Cell { proc, .. } => proc,
             VarKind::Formal(p) | VarKind::Local(p) | VarKind::Temp(p) | VarKind::ArraySize(p) => {
                 Some(p)
             }

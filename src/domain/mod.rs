@@ -1,0 +1,57 @@
+//! Abstract domains for the tabulation engine: the small [`Lattice`]-like contract the
+//! engine relies on ([`RelDomain`]), and its implementations. A domain element ("fact") is
+//! one *disjunct* of a path edge: a set of pairs (values at the procedure's entry, current
+//! values) — paper §4, "path edges". The engine keeps the disjunction of facts per node and
+//! propagates each fact once (semi-naive).
+
+use crate::cfg::Cfg;
+use crate::ids::{NodeId, ProcId, VarId};
+
+/// A relational domain over a CFG (paper §4). All methods are pure functions of their
+/// arguments and the CFG given at construction, except for statistics counters.
+///
+/// Laws the engine relies on (for every fact `f`, node `n`):
+/// - **Soundness of transfer**: `post(f, n, i)` over-approximates the states reached along
+///   the `i`-th successor edge of `n` from the states of `f` (the rules α, β+, β− of §4).
+/// - **Entailment is sound**: `entailed(f, gs) == true` only if every pair of valuations in
+///   `f` is in some `g ∈ gs`. (It need not be complete, but a complete check makes the
+///   engine converge more often.)
+/// - **Bottom**: facts returned by the transfer functions are never known-empty (the domain
+///   drops them).
+/// - **Calls** (RHS tabulation with summary edges): `call_entry` gives the callee's entry
+///   facts (entry values = current values, bound from the caller's actuals and globals;
+///   callee locals arbitrary); `summarize` turns an exit fact into a summary (entry values
+///   of the callee's globals and formals → exit values of the globals); `apply_summary`
+///   composes a caller's fact at the call node with a summary into facts at the return
+///   point (globals from the summary, the caller's locals restored).
+pub trait RelDomain {
+    /// One disjunct of a path edge (or of a summary).
+    type Fact: Clone + std::fmt::Debug;
+
+    /// The fact at `main`'s entry: entry values = current values, nothing else known.
+    fn initial(&mut self, cfg: &Cfg) -> Self::Fact;
+
+    /// The facts after executing node `n` from `f` and taking its `succ_index`-th successor
+    /// (`Cfg::succs(n)[succ_index]`). Not called for `Call` and `Exit` nodes.
+    fn post(&mut self, cfg: &Cfg, f: &Self::Fact, n: NodeId, succ_index: usize) -> Vec<Self::Fact>;
+
+    /// Entry facts of the callee for fact `f` at call node `call`.
+    fn call_entry(&mut self, cfg: &Cfg, f: &Self::Fact, call: NodeId) -> Vec<Self::Fact>;
+
+    /// The summary of exit fact `f` of procedure `p`.
+    fn summarize(&mut self, cfg: &Cfg, f: &Self::Fact, p: ProcId) -> Vec<Self::Fact>;
+
+    /// Facts at the return point of `call` from caller fact `f` and callee summary `s`.
+    fn apply_summary(&mut self, cfg: &Cfg, f: &Self::Fact, s: &Self::Fact, call: NodeId) -> Vec<Self::Fact>;
+
+    /// Forget the values of `vars` (current copies), e.g. dead variables.
+    fn forget(&mut self, f: &Self::Fact, vars: &[VarId]) -> Self::Fact;
+
+    /// Whether `f` is included in the union of `gs`.
+    fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
+
+    /// Domain statistics as `(name, value)` pairs, for `--stats`.
+    fn stats(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,342 @@
+//! Reps–Horwitz–Sagiv tabulation with summary edges (paper §4, plus the summary edges the
+//! paper leaves out), generic over a [`RelDomain`]. Each node holds a disjunction of facts
+//! (path edges); each fact is propagated once (semi-naive), in a deterministic order
+//! (reverse post-order of the supergraph, then creation order). Every fact records how it
+//! was derived, so a fact at the error node unfolds into a concrete interprocedural trace.
+
+mod liveness;
+mod order;
+
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::domain::RelDomain;
+use crate::ids::{IndexVec, NodeId, ProcId, VarId};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+pub use liveness::live_vars;
+
+/// Index of a fact in the engine's arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FactId(pub u32);
+
+/// How a fact was derived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The initial fact at `main`'s entry.
+    Init,
+    /// By the transfer of the predecessor fact's node.
+    Step {
+        /// The fact it came from.
+        pred: FactId,
+    },
+    /// A callee's entry fact, from a caller's fact at a call node.
+    CallEntry {
+        /// The caller's fact at the call node.
+        caller: FactId,
+    },
+    /// A return-point fact: the caller's fact at the call node composed with a summary.
+    Return {
+        /// The caller's fact at the call node.
+        call: FactId,
+        /// The callee's exit fact the summary was made from.
+        exit: FactId,
+    },
+}
+
+/// A fact with its node and provenance.
+#[derive(Clone, Debug)]
+pub struct FactRec<F> {
+    /// The node whose path edges it belongs to.
+    pub node: NodeId,
+    /// The fact.
+    pub fact: F,
+    /// How it was derived.
+    pub origin: Origin,
+}
+
+/// Why the tabulation stopped. Running out of a budget is a value, not an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// A fixpoint: no error node is reachable in the (abstract) program.
+    Converged,
+    /// A fact reached the error node.
+    ErrorReached(FactId),
+    /// The step budget ran out.
+    StepLimit,
+    /// The fact budget ran out.
+    FactLimit,
+    /// The time budget ran out.
+    Timeout,
+}
+
+/// Budgets of one tabulation, with documented defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Maximum number of facts processed (default 200 000).
+    pub max_steps: u64,
+    /// Maximum number of facts kept (default 100 000).
+    pub max_facts: usize,
+    /// Wall-clock deadline (default none).
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_steps: 200_000, max_facts: 100_000, deadline: None }
+    }
+}
+
+impl Budget {
+    /// Set the deadline `d` from now.
+    pub fn with_timeout(mut self, d: Duration) -> Self {
+        self.deadline = Some(Instant::now() + d);
+        self
+    }
+}
+
+/// Counters of one tabulation.
+#[derive(Clone, Debug, Default)]
+pub struct EngineStats {
+    /// Facts taken from the worklist.
+    pub steps: u64,
+    /// Facts kept (path edges).
+    pub facts: u64,
+    /// Summary facts kept.
+    pub summaries: u64,
+    /// Candidate facts dropped because already entailed.
+    pub entailed: u64,
+    /// Time spent.
+    pub time: Duration,
+}
+
+/// The result of a tabulation.
+#[derive(Clone, Debug)]
+pub struct Tabulation<F> {
+    /// All facts.
+    pub facts: Vec<FactRec<F>>,
+    /// The facts of each node.
+    pub at_node: IndexVec<NodeId, Vec<FactId>>,
+    /// Summary facts per procedure, with the exit fact each came from.
+    pub summaries: IndexVec<ProcId, Vec<(F, FactId)>>,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// Counters.
+    pub stats: EngineStats,
+}
+
+/// Tabulate `cfg` (which must be array-free: an abstraction P̂) with domain `dom`.
+pub fn tabulate<D: RelDomain>(cfg: &Cfg, dom: &mut D, budget: Budget) -> Tabulation<D::Fact> {
+    Engine::new(cfg, dom, budget).run()
+}
+
+struct Engine<'a, D: RelDomain> {
+    cfg: &'a Cfg,
+    dom: &'a mut D,
+    budget: Budget,
+    t: Tabulation<D::Fact>,
+    /// Facts at call nodes, per callee: the contexts summaries are applied to.
+    callers: IndexVec<ProcId, Vec<FactId>>,
+    /// Variables not live at each node (forgotten when a fact is added there).
+    dead: IndexVec<NodeId, Vec<VarId>>,
+    rank: IndexVec<NodeId, u32>,
+    worklist: BTreeSet<(u32, FactId)>,
+    start: Instant,
+}
+
+impl<'a, D: RelDomain> Engine<'a, D> {
+    fn new(cfg: &'a Cfg, dom: &'a mut D, budget: Budget) -> Self {
+        let live = live_vars(cfg);
+        let dead = cfg
+            .nodes
+            .iter_enumerated()
+            .map(|(n, _)| cfg.in_scope(n).into_iter().filter(|v| !live[n].contains(v)).collect())
+            .collect();
+        Engine {
+            cfg,
+            dom,
+            budget,
+            t: Tabulation {
+                facts: Vec::new(),
+                at_node: IndexVec::from_raw(vec![Vec::new(); cfg.nodes.len()]),
+                summaries: IndexVec::from_raw(vec![Vec::new(); cfg.procs.len()]),
+                stop: StopReason::Converged,
+                stats: EngineStats::default(),
+            },
+            callers: IndexVec::from_raw(vec![Vec::new(); cfg.procs.len()]),
+            dead: IndexVec::from_raw(dead),
+            rank: order::rpo_rank(cfg),
+            worklist: BTreeSet::new(),
+            start: Instant::now(),
+        }
+    }
+
+    fn run(mut self) -> Tabulation<D::Fact> {
+        let entry = self.cfg.procs[self.cfg.main].entry;
+        let init = self.dom.initial(self.cfg);
+        self.add(entry, init, Origin::Init);
+        while let Some((_, id)) = self.worklist.pop_first() {
+            if let Some(stop) = self.out_of_budget() {
+                self.t.stop = stop;
+                break;
+            }
+            self.t.stats.steps += 1;
+            if let Some(err) = self.process(id) {
+                self.t.stop = StopReason::ErrorReached(err);
+                break;
+            }
+        }
+        self.t.stats.time = self.start.elapsed();
+        self.t
+    }
+
+    fn out_of_budget(&self) -> Option<StopReason> {
+        if self.t.stats.steps >= self.budget.max_steps {
+            return Some(StopReason::StepLimit);
+        }
+        if self.t.facts.len() >= self.budget.max_facts {
+            return Some(StopReason::FactLimit);
+        }
+        match self.budget.deadline {
+            Some(d) if Instant::now() >= d => Some(StopReason::Timeout),
+            _ => None,
+        }
+    }
+
+    /// Add a fact at `n` unless it is entailed by the facts already there. Returns its id
+    /// if it was added.
+    fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
+        let fact = if n == ERROR_NODE || self.dead[n].is_empty() { fact } else { self.dom.forget(&fact, &self.dead[n]) };
+        let existing: Vec<&D::Fact> = self.t.at_node[n].iter().map(|id| &self.t.facts[id.0 as usize].fact).collect();
+        if !existing.is_empty() && self.dom.entailed(&fact, &existing) {
+            self.t.stats.entailed += 1;
+            return None;
+        }
+        let id = FactId(self.t.facts.len() as u32);
+        self.t.facts.push(FactRec { node: n, fact, origin });
+        self.t.at_node[n].push(id);
+        self.t.stats.facts += 1;
+        self.worklist.insert((self.rank[n], id));
+        Some(id)
+    }
+
+    /// Propagate one fact. Returns the id of a fact at the error node, if one was made.
+    fn process(&mut self, id: FactId) -> Option<FactId> {
+        let cfg = self.cfg;
+        let n = self.t.facts[id.0 as usize].node;
+        let fact = self.t.facts[id.0 as usize].fact.clone();
+        match &cfg.nodes[n].kind {
+            NodeKind::Error | NodeKind::Stop => None,
+            NodeKind::Call { proc, ret_point, .. } => {
+                let (proc, ret_point) = (*proc, *ret_point);
+                self.callers[proc].push(id);
+                let entry = cfg.procs[proc].entry;
+                for f in self.dom.call_entry(cfg, &fact, n) {
+                    self.add(entry, f, Origin::CallEntry { caller: id });
+                }
+                let sums: Vec<(D::Fact, FactId)> = self.t.summaries[proc].clone();
+                for (s, exit) in sums {
+                    for f in self.dom.apply_summary(cfg, &fact, &s, n) {
+                        self.add(ret_point, f, Origin::Return { call: id, exit });
+                    }
+                }
+                None
+            }
+            NodeKind::Exit => {
+                let p = cfg.nodes[n].proc.expect("exit nodes belong to procedures");
+                for s in self.dom.summarize(cfg, &fact, p) {
+                    let existing: Vec<&D::Fact> = self.t.summaries[p].iter().map(|(f, _)| f).collect();
+                    if !existing.is_empty() && self.dom.entailed(&s, &existing) {
+                        self.t.stats.entailed += 1;
+                        continue;
+                    }
+                    self.t.summaries[p].push((s.clone(), id));
+                    self.t.stats.summaries += 1;
+                    let callers = self.callers[p].clone();
+                    for c in callers {
+                        let cf = self.t.facts[c.0 as usize].fact.clone();
+                        let cnode = self.t.facts[c.0 as usize].node;
+                        let NodeKind::Call { ret_point, .. } = cfg.nodes[cnode].kind else {
+                            unreachable_caller()
+                        };
+                        for f in self.dom.apply_summary(cfg, &cf, &s, cnode) {
+                            self.add(ret_point, f, Origin::Return { call: c, exit: id });
+                        }
+                    }
+                }
+                None
+            }
+            _ => {
+                for (i, succ) in cfg.succs(n).into_iter().enumerate() {
+                    for f in self.dom.post(cfg, &fact, n, i) {
+                        if let Some(new) = self.add(succ, f, Origin::Step { pred: id }) {
+                            if succ == ERROR_NODE {
+                                return Some(new);
+                            }
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+fn unreachable_caller() -> ! {
+    panic!("internal error: a caller fact is not at a call node")
+}
+
+impl<F> Tabulation<F> {
+    /// The record of a fact.
+    pub fn fact(&self, id: FactId) -> &FactRec<F> {
+        &self.facts[id.0 as usize]
+    }
+
+    /// The interprocedural path (CFG nodes from `main`'s entry) along which fact `id` was
+    /// derived, ending at its node. For a fact at the error node the path ends at the node
+    /// before it, as a [`crate::interp::Run`]'s path does.
+    pub fn trace(&self, id: FactId) -> Vec<NodeId> {
+        // Unfold the provenance backwards with an explicit stack (traces can be long),
+        // collecting the nodes in reverse.
+        let mut rev = Vec::new();
+        let mut stack = vec![id];
+        while let Some(f) = stack.pop() {
+            let f = self.fact(f);
+            if f.node != ERROR_NODE {
+                rev.push(f.node);
+            }
+            match f.origin {
+                Origin::Init => {}
+                Origin::Step { pred } => stack.push(pred),
+                Origin::CallEntry { caller } => stack.push(caller),
+                Origin::Return { call, exit } => {
+                    // path(call) ++ inner(exit) ++ [ret_point]: emit the callee's part from
+                    // its exit back to its entry, then continue with the caller.
+                    stack.push(call);
+                    self.inner(exit, &mut rev);
+                }
+            }
+        }
+        rev.reverse();
+        rev
+    }
+
+    /// Push (in reverse) the nodes of the path of fact `id` inside its procedure, from the
+    /// procedure's entry, stopping at the entry fact.
+    fn inner(&self, id: FactId, rev: &mut Vec<NodeId>) {
+        let mut work = vec![id];
+        while let Some(f) = work.pop() {
+            let r = self.fact(f);
+            rev.push(r.node);
+            match r.origin {
+                Origin::Init | Origin::CallEntry { .. } => {}
+                Origin::Step { pred } => work.push(pred),
+                Origin::Return { call, exit } => {
+                    // Reverse order: this procedure's part before the call comes after the
+                    // callee's part in `rev`.
+                    work.push(call);
+                    self.inner(exit, rev);
+                }
+            }
+        }
+    }
+}
