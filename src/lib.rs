@@ -7,6 +7,7 @@
 //! text → [`syntax`] → `sema` → `cfg` → `abstraction` → `engine` → `trace` → [`smt`] →
 //! `refine`, with `driver` running the loop.
 
+pub mod abstraction;
 pub mod cfg;
 pub mod diag;
 pub mod domain;

@@ -245,10 +245,10 @@ impl Expr {
     }
     /// Rebuild the expression bottom-up, replacing each node by `f(node)` after its
     /// children have been rewritten.
-    pub fn map_bottom_up(self, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
-        let b = |e: Box<Expr>, f: &mut dyn FnMut(Expr) -> Expr| -> Box<Expr> {
-            Box::new(e.map_bottom_up(&mut |x| f(x)))
-        };
+    pub fn map_bottom_up(self, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+        fn b(e: Box<Expr>, f: &mut dyn FnMut(Expr) -> Expr) -> Box<Expr> {
+            Box::new(e.map_bottom_up(f))
+        }
         let e = match self {
             e @ (Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..)) => e,
             Expr::Read(a, i) => Expr::Read(a, b(i, f)),
@@ -262,9 +262,7 @@ impl Expr {
             Expr::And(x, y) => Expr::And(b(x, f), b(y, f)),
             Expr::Or(x, y) => Expr::Or(b(x, f), b(y, f)),
             Expr::Cond(c, x, y) => Expr::Cond(b(c, f), b(x, f), b(y, f)),
-            Expr::Call(p, args, s) => {
-                Expr::Call(p, args.into_iter().map(|a| a.map_bottom_up(&mut |x| f(x))).collect(), s)
-            }
+            Expr::Call(p, args, s) => Expr::Call(p, args.into_iter().map(|a| a.map_bottom_up(f)).collect(), s),
         };
         f(e)
     }
