@@ -2,8 +2,10 @@
 //! the pretty-printer; targeted tests of precedence, statements and diagnostics.
 
 use lpmc::diag::{DiagKind, SourceFile};
-use lpmc::syntax::ast::{BinOp, ExprKind, Item, Program, StmtKind, Ty};
-use lpmc::syntax::{erase_spans, parse, pretty};
+use lpmc::syntax::ast::{
+    AssignOp, BinOp, Expr, ExprKind, Init, Item, Program, Stmt, StmtKind, Ty, UnOp,
+};
+use lpmc::syntax::{erase_spans, parse, pretty, pretty_expr, pretty_stmt};
 use std::path::{Path, PathBuf};
 
 /// `../shared/benchmarks` from the repository, or `../../shared/benchmarks` from a
@@ -75,4 +77,377 @@ fn every_benchmark_parses() {
             panic!("{}", d.render(&f));
         }
     }
+}
+
+/// `parse -> erase_spans` equals `parse(pretty(..)) -> erase_spans`.
+fn assert_round_trip(name: &str, text: &str) {
+    let f = SourceFile::new(name, text);
+    let mut p = parse(&f).unwrap_or_else(|d| panic!("{}", d.render(&f)));
+    let printed = pretty(&p);
+    let g = SourceFile::new(format!("{name} (pretty)"), printed.clone());
+    let mut q = parse(&g).unwrap_or_else(|d| panic!("{}\n--- printed:\n{printed}", d.render(&g)));
+    erase_spans(&mut p);
+    erase_spans(&mut q);
+    assert_eq!(p, q, "round trip changed {name}; printed:\n{printed}");
+    // Printing is a fixpoint after one round.
+    assert_eq!(pretty(&q), printed, "pretty is not stable on {name}");
+}
+
+#[test]
+fn benchmarks_round_trip() {
+    let mut files = benchmark_files();
+    files.extend(lp_program_files());
+    for path in files {
+        let f = SourceFile::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_round_trip(f.name(), f.text());
+    }
+}
+
+/// The body statements of the only function in `text` (wrapped in `void t() { ... }`).
+fn body(stmts: &str) -> Vec<Stmt> {
+    let p = parse_str(&format!("void t() {{\n{stmts}\n}}"));
+    let Some(Item::Func(f)) = p.items.into_iter().next() else {
+        panic!("no function")
+    };
+    let StmtKind::Block(ss) = f.body.kind else {
+        panic!("body is not a block")
+    };
+    ss
+}
+
+fn one_stmt(text: &str) -> Stmt {
+    let mut ss = body(text);
+    assert_eq!(ss.len(), 1, "expected one statement in {text:?}: {ss:?}");
+    ss.remove(0)
+}
+
+fn expr_of(text: &str) -> Expr {
+    match one_stmt(&format!("return {text};")).kind {
+        StmtKind::Return(Some(e)) => e,
+        k => panic!("not a return: {k:?}"),
+    }
+}
+
+fn int(e: &Expr) -> i64 {
+    match &e.kind {
+        ExprKind::Int(v) => i64::try_from(v).unwrap_or_else(|_| panic!("too big: {v}")),
+        k => panic!("not an integer: {k:?}"),
+    }
+}
+
+#[test]
+fn precedence_and_associativity() {
+    // 1 + 2 * 3 - 4 is (1 + (2 * 3)) - 4.
+    let e = expr_of("1 + 2 * 3 - 4");
+    let ExprKind::Binary {
+        op: BinOp::Sub,
+        l,
+        r,
+    } = &e.kind
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(int(r), 4);
+    let ExprKind::Binary {
+        op: BinOp::Add,
+        l: one,
+        r: mul,
+    } = &l.kind
+    else {
+        panic!("{l:?}")
+    };
+    assert_eq!(int(one), 1);
+    assert!(
+        matches!(&mul.kind, ExprKind::Binary { op: BinOp::Mul, .. }),
+        "{mul:?}"
+    );
+    assert_eq!(pretty_expr(&e), "1 + 2 * 3 - 4");
+    // Relational binds tighter than &&, && tighter than ||.
+    assert_eq!(pretty_expr(&expr_of("a || b && c < d")), "a || b && c < d");
+    let e = expr_of("a || b && c");
+    assert!(
+        matches!(e.kind, ExprKind::Binary { op: BinOp::Or, .. }),
+        "{e:?}"
+    );
+    // Subtraction is left associative; parentheses are kept where needed.
+    assert_eq!(pretty_expr(&expr_of("a - (b - c)")), "a - (b - c)");
+    assert_eq!(pretty_expr(&expr_of("(a - b) - c")), "a - b - c");
+    // ?: is right associative and below ||.
+    let e = expr_of("a ? b : c ? d : e");
+    let ExprKind::Cond { e: inner, .. } = &e.kind else {
+        panic!("{e:?}")
+    };
+    assert!(matches!(inner.kind, ExprKind::Cond { .. }));
+    assert_eq!(pretty_expr(&expr_of("(a ? b : c) + 1")), "(a ? b : c) + 1");
+    // Unary minus and double negation.
+    let e = expr_of("- -x");
+    assert!(
+        matches!(&e.kind, ExprKind::Unary { op: UnOp::Neg, e } if matches!(e.kind, ExprKind::Unary { op: UnOp::Neg, .. }))
+    );
+    assert_eq!(pretty_expr(&e), "-(-x)");
+    // Assignment inside an expression is right associative.
+    let s = one_stmt("a[i] = a[j] = 0;");
+    let StmtKind::Assign { lhs, rhs } = &s.kind else {
+        panic!("{s:?}")
+    };
+    assert_eq!(lhs.len(), 1);
+    assert!(
+        matches!(
+            rhs[0].kind,
+            ExprKind::Assign {
+                op: AssignOp::Set,
+                ..
+            }
+        ),
+        "{rhs:?}"
+    );
+}
+
+#[test]
+fn parallel_and_compound_assignment() {
+    let s = one_stmt("x, a[i] = y + 1, x;");
+    let StmtKind::Assign { lhs, rhs } = &s.kind else {
+        panic!("{s:?}")
+    };
+    assert_eq!((lhs.len(), rhs.len()), (2, 2));
+    assert!(matches!(lhs[1].kind, ExprKind::Index { .. }));
+    assert_eq!(pretty_stmt(&s), "x, a[i] = y + 1, x;");
+    let s = one_stmt("x += 2 * y;");
+    assert!(
+        matches!(
+            s.kind,
+            StmtKind::CompoundAssign {
+                op: AssignOp::Add,
+                ..
+            }
+        ),
+        "{s:?}"
+    );
+    for (text, inc, prefix) in [
+        ("x++;", true, false),
+        ("++x;", true, true),
+        ("x--;", false, false),
+        ("--x;", false, true),
+    ] {
+        let s = one_stmt(text);
+        assert!(
+            matches!(s.kind, StmtKind::IncDec { inc: i, prefix: p, .. } if i == inc && p == prefix),
+            "{text}: {s:?}"
+        );
+        assert_eq!(pretty_stmt(&s), text);
+    }
+    // A C comma sequence is a block of simple statements.
+    let s = one_stmt("f(x), y = 1;");
+    let StmtKind::Block(ss) = &s.kind else {
+        panic!("{s:?}")
+    };
+    assert!(
+        matches!(ss[0].kind, StmtKind::Expr(_)) && matches!(ss[1].kind, StmtKind::Assign { .. })
+    );
+}
+
+#[test]
+fn casts_and_parentheses() {
+    let e = expr_of("(int)x + (y)");
+    let ExprKind::Binary { l, r, .. } = &e.kind else {
+        panic!("{e:?}")
+    };
+    assert!(
+        matches!(
+            &l.kind,
+            ExprKind::Cast {
+                ty: Ty::Int {
+                    unsigned: false,
+                    ..
+                },
+                pointer: 0,
+                ..
+            }
+        ),
+        "{l:?}"
+    );
+    assert!(matches!(r.kind, ExprKind::Var(_)), "{r:?}");
+    let e = expr_of("(unsigned int)-1");
+    let ExprKind::Cast {
+        ty: Ty::Int { unsigned, spelling },
+        e: inner,
+        ..
+    } = &e.kind
+    else {
+        panic!("{e:?}")
+    };
+    assert!(*unsigned);
+    assert_eq!(spelling, "unsigned int");
+    assert!(matches!(inner.kind, ExprKind::Unary { op: UnOp::Neg, .. }));
+    // A typedef name casts; an ordinary name in parentheses does not.
+    let p = parse_str("typedef int T;\nint f(int a) { return (T)a + (a) * 2; }");
+    assert!(matches!(&p.items[0], Item::Other { what, .. } if what == "typedef"));
+    let e = expr_of("(float)x");
+    assert!(
+        matches!(&e.kind, ExprKind::Cast { ty: Ty::Unsupported { spelling }, .. } if spelling == "float")
+    );
+}
+
+#[test]
+fn literals() {
+    assert_eq!(int(&expr_of("0x1F")), 31);
+    assert_eq!(int(&expr_of("017")), 15);
+    assert_eq!(int(&expr_of("0")), 0);
+    assert_eq!(int(&expr_of("10UL")), 10);
+    assert_eq!(int(&expr_of("0xffffffffu")), 0xffff_ffff);
+    assert_eq!(int(&expr_of("'a'")), 97);
+    assert_eq!(int(&expr_of("'\\n'")), 10);
+    assert_eq!(int(&expr_of("'\\0'")), 0);
+    assert_eq!(int(&expr_of("'\\x41'")), 65);
+    let big = expr_of("123456789012345678901234567890");
+    assert_eq!(pretty_expr(&big), "123456789012345678901234567890");
+    assert!(matches!(expr_of("1.5e3f").kind, ExprKind::Float(ref s) if s == "1.5e3f"));
+    assert!(matches!(expr_of("\"a\\\"b\" \"c\"").kind, ExprKind::Str(ref s) if s == "a\\\"bc"));
+    assert!(matches!(expr_of("sizeof(int)").kind, ExprKind::Sizeof(ref s) if s == "int"));
+    // `u` and names that start with keywords are identifiers.
+    for name in ["u", "int_x", "iffy", "u1", "skipper", "returnValue"] {
+        assert!(
+            matches!(expr_of(name).kind, ExprKind::Var(ref id) if id.name == name),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn statements() {
+    assert!(matches!(one_stmt("skip;").kind, StmtKind::Skip));
+    assert!(matches!(one_stmt(";").kind, StmtKind::Empty));
+    let s = one_stmt("ERROR: {reach_error();abort();}");
+    let StmtKind::Labeled { label, stmt } = &s.kind else {
+        panic!("{s:?}")
+    };
+    assert_eq!(label.name, "ERROR");
+    assert!(matches!(&stmt.kind, StmtKind::Block(b) if b.len() == 2));
+    assert!(
+        matches!(one_stmt("ERROR: ;").kind, StmtKind::Labeled { ref stmt, .. } if stmt.kind == StmtKind::Empty)
+    );
+    assert!(matches!(one_stmt("goto L;").kind, StmtKind::Goto(ref l) if l.name == "L"));
+    let s = one_stmt("for (int i = 0, j = 1; i < n; i++) x = x + i;");
+    let StmtKind::For {
+        init: Some(init),
+        cond: Some(_),
+        step: Some(step),
+        ..
+    } = &s.kind
+    else {
+        panic!("{s:?}")
+    };
+    assert!(matches!(&init.kind, StmtKind::Decl(d) if d.vars.len() == 2));
+    assert!(matches!(step.kind, StmtKind::IncDec { .. }));
+    let s = one_stmt("for (i = 0, j = 1; ; i++, j--) ;");
+    let StmtKind::For {
+        init: Some(init),
+        cond: None,
+        step: Some(step),
+        ..
+    } = &s.kind
+    else {
+        panic!("{s:?}")
+    };
+    assert!(matches!(&init.kind, StmtKind::Block(b) if b.len() == 2));
+    assert!(matches!(&step.kind, StmtKind::Block(b) if b.len() == 2));
+    assert_eq!(pretty_stmt(&s), "for (i = 0, j = 1;; i++, j--)\n    ;");
+    // Dangling else binds to the nearest if.
+    let s = one_stmt("if (a) if (b) x = 1; else x = 2;");
+    let StmtKind::If {
+        then, els: None, ..
+    } = &s.kind
+    else {
+        panic!("{s:?}")
+    };
+    assert!(matches!(then.kind, StmtKind::If { els: Some(_), .. }));
+    let s = one_stmt("do { x--; } while (x > 0);");
+    assert!(matches!(s.kind, StmtKind::DoWhile { .. }));
+    let ss = body("int a[3] = {1, 2, 3}, b[] = {4,}; unsigned long int c; return;");
+    let StmtKind::Decl(d) = &ss[0].kind else {
+        panic!("{ss:?}")
+    };
+    assert!(matches!(&d.vars[0].init, Some(Init::List(es, _)) if es.len() == 3));
+    assert!(d.vars[1].dims == vec![None]);
+    let StmtKind::Decl(d) = &ss[1].kind else {
+        panic!("{ss:?}")
+    };
+    assert!(
+        matches!(&d.ty, Ty::Int { unsigned: true, spelling } if spelling == "unsigned long int")
+    );
+}
+
+#[test]
+fn top_level_items() {
+    let p = parse_str(
+        "#include <stdio.h>\n#define N 10 \\\n  + 1\nextern int f(int, const char *, ...);\nstatic int g(void) __attribute__((noreturn));\n\
+         struct s { int a; };\ntypedef unsigned int uint;\nuint x = 3, *p;\nint main() { return f(1, \"x\"); }\n",
+    );
+    assert!(
+        matches!(&p.items[0], Item::Proto(fp) if fp.variadic && fp.params.len() == 2 && fp.params[1].pointer == 1)
+    );
+    assert!(
+        matches!(&p.items[1], Item::Proto(fp) if fp.void_params && fp.attributes == vec!["__attribute__((noreturn))".to_string()])
+    );
+    assert!(matches!(&p.items[2], Item::Other { what, .. } if what == "struct declaration"));
+    assert!(matches!(&p.items[3], Item::Other { what, .. } if what == "typedef"));
+    assert!(
+        matches!(&p.items[4], Item::Decl(d) if matches!(&d.ty, Ty::Unsupported { spelling } if spelling == "uint") && d.vars[1].pointer == 1)
+    );
+    assert!(matches!(&p.items[5], Item::Func(f) if f.proto.name.name == "main"));
+    assert_round_trip("items.c", &pretty(&p));
+}
+
+/// Parse `text` expecting an error; returns (line, col, message).
+fn error_at(text: &str) -> (u32, u32, String) {
+    let f = SourceFile::new("bad.c", text);
+    let d = match parse(&f) {
+        Ok(p) => panic!("{text:?} parsed: {p:?}"),
+        Err(d) => d,
+    };
+    assert_eq!(d.kind, DiagKind::Syntax);
+    let render = d.render(&f);
+    assert!(render.contains("--> bad.c:"), "{render}");
+    let lc = f.line_col(d.span.start);
+    (lc.line, lc.col, d.message)
+}
+
+#[test]
+fn diagnostics() {
+    // A missing `;` is reported right after the expression.
+    let (l, c, m) = error_at("int main() {\n  x = 1\n  y = 2;\n}\n");
+    assert_eq!((l, c), (2, 8), "{m}");
+    assert_eq!(m, "expected `;` after expression, found identifier `y`");
+    let (l, c, m) = error_at("int main() {\n  f(1, );\n}");
+    assert_eq!((l, c), (2, 8));
+    assert_eq!(m, "expected expression, found `)`");
+    let (l, c, m) = error_at("int main() {\n  if (x > 1 {\n}");
+    assert_eq!((l, c), (2, 13));
+    assert!(m.starts_with("expected `)` after condition"), "{m}");
+    let (l, c, m) = error_at("int main() {\n  x, y = 1;\n}");
+    assert_eq!((l, c), (2, 3));
+    assert_eq!(m, "parallel assignment has 2 targets but 1 value");
+    let (l, c, m) = error_at("int main() {\n  return 0;\n");
+    assert_eq!((l, c), (3, 1));
+    assert!(
+        m.contains("expected `}`") && m.contains("end of file"),
+        "{m}"
+    );
+    let (l, c, m) = error_at("int x = 09;");
+    assert_eq!((l, c), (1, 9));
+    assert!(m.contains("octal"), "{m}");
+    let (l, c, m) = error_at("int x;\n /* open");
+    assert_eq!((l, c), (2, 2));
+    assert!(m.contains("unterminated"), "{m}");
+    let (_, _, m) = error_at("int int = 3;");
+    assert_eq!(m, "expected identifier in declaration, found keyword `int`");
+    let (l, c, m) = error_at("int main() { x = 1 @ 2; }");
+    assert_eq!((l, c), (1, 20));
+    assert!(m.contains("unexpected character `@`"), "{m}");
+    let (l, c, _) = error_at("int main() { while (1) }");
+    assert_eq!((l, c), (1, 24));
+    let (_, _, m) = error_at("int main() { x = \u{FFFD}; }");
+    assert!(m.contains("unexpected character"), "{m}");
+    let (_, _, m) = error_at("main() { }");
+    assert!(m.starts_with("expected a type"), "{m}");
 }

@@ -178,7 +178,7 @@ impl<'a> Ctx<'a> {
                     | Kw::Bool
                     | Kw::Signed
                     | Kw::Unsigned),
-                ) if !named => {
+                ) if !named && (*k == Kw::Long || !ints.contains(&k.text())) => {
                     ints.push(k.text());
                     words.push(k.text().to_string());
                 }
@@ -186,7 +186,9 @@ impl<'a> Ctx<'a> {
                     ints.push("signed");
                     words.push("signed".to_string());
                 }
-                Tok::Kw(k @ (Kw::Void | Kw::Float | Kw::Double | Kw::Complex)) if !named => {
+                Tok::Kw(k @ (Kw::Void | Kw::Float | Kw::Double | Kw::Complex))
+                    if !named && !words.iter().any(|w| w == k.text()) =>
+                {
                     words.push(k.text().to_string());
                     unsupported |= *k != Kw::Void;
                 }

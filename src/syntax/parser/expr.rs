@@ -309,7 +309,6 @@ impl<'a> Ctx<'a> {
                 Ok((j, Expr::new(ExprKind::Str(text), self.span(i, j))))
             }
             Tok::P(P::LParen) => {
-                let _g = self.enter(i)?;
                 if i.next().is(P::LBrace) {
                     let msg = "statement expressions are not supported".to_string();
                     return fail(i, t.span, msg, "GNU statement expression", None);

@@ -297,15 +297,13 @@ fn ident_text(i: &str) -> LResult<'_, &str> {
 
 /// A preprocessing number: digits, letters, `.`, `_`, and signs after an exponent letter.
 fn pp_number(i: &str) -> LResult<'_, &str> {
-    let (_, first) = satisfy(|c| c.is_ascii_digit() || c == '.').parse(i)?;
-    let _ = first;
+    satisfy(|c| c.is_ascii_digit() || c == '.').parse(i)?;
     let bytes = i.as_bytes();
     let mut n = 1;
     while n < bytes.len() {
         let b = bytes[n];
-        if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' {
-            n += 1;
-        } else if (b == b'+' || b == b'-') && matches!(bytes[n - 1], b'e' | b'E' | b'p' | b'P') {
+        let sign = (b == b'+' || b == b'-') && matches!(bytes[n - 1], b'e' | b'E' | b'p' | b'P');
+        if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || sign {
             n += 1;
         } else {
             break;
@@ -469,10 +467,7 @@ fn quoted<'a>(src: &'a str, rest: &'a str) -> Result<(&'a str, Tok), Diagnostic>
         take_while1(|c| c != quote && c != '\\' && c != '\n'),
     ))))
     .parse(body);
-    let (after, text) = match content {
-        Ok(x) => x,
-        Err(_) => ("", ""),
-    };
+    let (after, text) = content.unwrap_or_default();
     let Some(after) = after.strip_prefix(quote) else {
         let what = if quote == '"' {
             "string literal"

@@ -46,7 +46,7 @@ pub fn parse(file: &SourceFile) -> Result<Program, Diagnostic> {
 
 /// The maximal nesting of statements and expressions. Deeper input is reported, not
 /// parsed, so that no input can overflow the stack.
-pub(crate) const MAX_DEPTH: u32 = 200;
+pub(crate) const MAX_DEPTH: u32 = 256;
 
 /// The end-of-input token returned when peeking past the end.
 static EOF: Token = Token {
