@@ -36,7 +36,7 @@ fn main() {
                     println!("{}", pretty(&p));
                 }
             }
-            Some(Err(d)) => println!("{best:8.4} ms  {path}: {}", d.render(&file)),
+            Some(Err(d)) => println!("{best:8.4} ms  {path}: {}", d.render(&file, false)),
             None => {}
         }
     }

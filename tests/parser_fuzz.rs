@@ -5,47 +5,22 @@
 use lpmc::diag::{DiagKind, SourceFile};
 use lpmc::syntax::{erase_spans, parse, pretty};
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// All shared benchmark texts (see tests/syntax.rs for the directory convention).
+mod common;
+
+/// All shared benchmark texts.
 fn corpus() -> &'static [String] {
     static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = ["../shared/benchmarks", "../../shared/benchmarks"]
-            .iter()
-            .map(|r| root.join(r))
-            .find(|p| p.is_dir())
-            .unwrap_or_else(|| panic!("shared benchmarks not found next to {}", root.display()));
-        let mut files = Vec::new();
-        collect(&dir, &mut files);
-        files.sort();
-        let texts: Vec<String> = files
+        let texts: Vec<String> = common::sources(&common::bench_dir())
             .iter()
             .filter_map(|p| std::fs::read(p).ok())
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .collect();
-        assert!(
-            texts.len() >= 40,
-            "expected the shared benchmarks, found {}",
-            texts.len()
-        );
+        assert!(texts.len() >= 40, "expected the shared benchmarks, found {}", texts.len());
         texts
     })
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i")) {
-            out.push(p);
-        }
-    }
 }
 
 /// Parse; on success, check the round trip. Returns whether it parsed.
@@ -61,7 +36,7 @@ fn check(text: &str) -> Result<bool, TestCaseError> {
         Err(d) => {
             return Err(TestCaseError::fail(format!(
                 "pretty output does not parse: {}\n{printed}",
-                d.render(&g)
+                d.render(&g, false)
             )))
         }
     };
@@ -427,7 +402,7 @@ fn near_limit_nesting_fits_in_one_megabyte_of_stack() {
             for (ok_depth, shape) in shapes {
                 let f = SourceFile::new("near.c", shape(ok_depth));
                 if let Err(d) = parse(&f) {
-                    return Err(format!("depth {ok_depth} rejected: {}", d.render(&f)));
+                    return Err(format!("depth {ok_depth} rejected: {}", d.render(&f, false)));
                 }
                 let f = SourceFile::new("far.c", shape(5_000));
                 match parse(&f) {

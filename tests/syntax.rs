@@ -6,60 +6,24 @@ use lpmc::syntax::ast::{
     AssignOp, BinOp, Expr, ExprKind, Init, Item, Program, Stmt, StmtKind, Ty, UnOp,
 };
 use lpmc::syntax::{erase_spans, parse, pretty, pretty_expr, pretty_stmt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// `../shared/benchmarks` from the repository, or `../../shared/benchmarks` from a
-/// worktree under `/work/wt/`.
-fn bench_dir() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for rel in ["../shared/benchmarks", "../../shared/benchmarks"] {
-        let p = root.join(rel);
-        if p.is_dir() {
-            return p;
-        }
-    }
-    panic!("shared benchmarks not found next to {}", root.display());
-}
-
-/// All `.c`/`.i`/`.lp` files under `dir`, recursively, sorted.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            sources(&p, out);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("c" | "i" | "lp")
-        ) {
-            out.push(p);
-        }
-    }
-}
+mod common;
 
 fn benchmark_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    sources(&bench_dir(), &mut files);
-    files
+    common::sources(&common::bench_dir())
 }
 
+/// Our programs, except the deliberately bad ones in `errors/`.
 fn lp_program_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("lp-programs"),
-        &mut files,
-    );
-    files
+    common::sources(&common::lp_dir()).into_iter().filter(|p| !p.components().any(|c| c.as_os_str() == "errors")).collect()
 }
 
 fn parse_str(text: &str) -> Program {
     let f = SourceFile::new("t.c", text);
     match parse(&f) {
         Ok(p) => p,
-        Err(d) => panic!("{}", d.render(&f)),
+        Err(d) => panic!("{}", d.render(&f, false)),
     }
 }
 
@@ -74,7 +38,7 @@ fn every_benchmark_parses() {
     for path in files {
         let f = SourceFile::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if let Err(d) = parse(&f) {
-            panic!("{}", d.render(&f));
+            panic!("{}", d.render(&f, false));
         }
     }
 }
@@ -82,10 +46,10 @@ fn every_benchmark_parses() {
 /// `parse -> erase_spans` equals `parse(pretty(..)) -> erase_spans`.
 fn assert_round_trip(name: &str, text: &str) {
     let f = SourceFile::new(name, text);
-    let mut p = parse(&f).unwrap_or_else(|d| panic!("{}", d.render(&f)));
+    let mut p = parse(&f).unwrap_or_else(|d| panic!("{}", d.render(&f, false)));
     let printed = pretty(&p);
     let g = SourceFile::new(format!("{name} (pretty)"), printed.clone());
-    let mut q = parse(&g).unwrap_or_else(|d| panic!("{}\n--- printed:\n{printed}", d.render(&g)));
+    let mut q = parse(&g).unwrap_or_else(|d| panic!("{}\n--- printed:\n{printed}", d.render(&g, false)));
     erase_spans(&mut p);
     erase_spans(&mut q);
     assert_eq!(p, q, "round trip changed {name}; printed:\n{printed}");
@@ -406,8 +370,8 @@ fn error_at(text: &str) -> (u32, u32, String) {
         Err(d) => d,
     };
     assert_eq!(d.kind, DiagKind::Syntax);
-    let render = d.render(&f);
-    assert!(render.contains("--> bad.c:"), "{render}");
+    let render = d.render(&f, false);
+    assert!(render.contains("bad.c:"), "{render}");
     let lc = f.line_col(d.span.start);
     (lc.line, lc.col, d.message)
 }
