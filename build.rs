@@ -20,7 +20,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CVC5_NO_FETCH");
     println!("cargo:rerun-if-changed=build.rs");
 
-    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let lib_dir = match env::var_os("CVC5_LIB_DIR") {
         Some(d) => PathBuf::from(d),
         None => manifest.join(".deps").join("cvc5-1.4.0").join("lib"),
@@ -80,9 +81,28 @@ fn fetch(lib_dir: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", req.display()))?;
     let python = env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
     let status = Command::new(&python)
-        .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--require-hashes"])
-        .args(["--platform", "manylinux2014_x86_64", "--python-version", "3.11"])
-        .args(["--implementation", "cp", "--abi", "cp311", "--quiet", "--disable-pip-version-check"])
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--require-hashes",
+        ])
+        .args([
+            "--platform",
+            "manylinux2014_x86_64",
+            "--python-version",
+            "3.11",
+        ])
+        .args([
+            "--implementation",
+            "cp",
+            "--abi",
+            "cp311",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
         .arg("-r")
         .arg(&req)
         .arg("-d")
@@ -90,7 +110,9 @@ fn fetch(lib_dir: &Path) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot run `{python} -m pip`: {e}"))?;
     if !status.success() {
-        return Err(format!("`{python} -m pip download cvc5==1.4.0` failed ({status})"));
+        return Err(format!(
+            "`{python} -m pip download cvc5==1.4.0` failed ({status})"
+        ));
     }
     let wheel = work.join(WHEEL);
     if !wheel.exists() {
@@ -128,7 +150,10 @@ fn fetch(lib_dir: &Path) -> Result<(), String> {
         if let Err(e) = fs::rename(&staged, &parent) {
             // Another build may have won the race; that is fine if it left a library.
             if !lib_dir.join("libcvc5.so").exists() {
-                return Err(format!("cannot move the library into {}: {e}", parent.display()));
+                return Err(format!(
+                    "cannot move the library into {}: {e}",
+                    parent.display()
+                ));
             }
         }
     }

@@ -32,7 +32,9 @@ impl Precision {
     }
     /// All `(array, cell)` pairs.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, i64)> + '_ {
-        self.cells.iter().flat_map(|(a, ks)| ks.iter().map(move |k| (*a, *k)))
+        self.cells
+            .iter()
+            .flat_map(|(a, ks)| ks.iter().map(move |k| (*a, *k)))
     }
     /// Number of tracked cells.
     pub fn len(&self) -> usize {
@@ -61,7 +63,11 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         let info = &cfg.arrays[a];
         let v = out.vars.push(VarInfo {
             name: format!("{}_{}", info.name, k),
-            kind: VarKind::Cell { array: a, index: k, proc: info.proc },
+            kind: VarKind::Cell {
+                array: a,
+                index: k,
+                proc: info.proc,
+            },
             range: info.range,
             span: info.span,
         });
@@ -72,16 +78,29 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         cell_var.insert((a, k), v);
     }
     let cells_of = |a: ArrayId| -> Vec<(i64, VarId)> {
-        cell_var.range((a, i64::MIN)..=(a, i64::MAX)).map(|((_, k), v)| (*k, *v)).collect()
+        cell_var
+            .range((a, i64::MIN)..=(a, i64::MAX))
+            .map(|((_, k), v)| (*k, *v))
+            .collect()
     };
-    let ab = Abstractor { cfg, cells_of: &cells_of };
+    let ab = Abstractor {
+        cfg,
+        cells_of: &cells_of,
+    };
     for node in out.nodes.iter_mut() {
         let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
         node.kind = match kind {
-            NodeKind::Assign { lhs, rhs, next } => {
-                NodeKind::Assign { lhs, rhs: rhs.into_iter().map(|e| ab.expr(e)).collect(), next }
-            }
-            NodeKind::ArrayWrite { array, index, value, next } => {
+            NodeKind::Assign { lhs, rhs, next } => NodeKind::Assign {
+                lhs,
+                rhs: rhs.into_iter().map(|e| ab.expr(e)).collect(),
+                next,
+            },
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                next,
+            } => {
                 let cells = cells_of(array);
                 if cells.is_empty() {
                     NodeKind::Skip { next }
@@ -98,10 +117,18 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                             )
                         })
                         .collect();
-                    NodeKind::Assign { lhs: cells.iter().map(|(_, v)| *v).collect(), rhs, next }
+                    NodeKind::Assign {
+                        lhs: cells.iter().map(|(_, v)| *v).collect(),
+                        rhs,
+                        next,
+                    }
                 }
             }
-            NodeKind::ArrayInit { array, values, next } => {
+            NodeKind::ArrayInit {
+                array,
+                values,
+                next,
+            } => {
                 let cells = cells_of(array);
                 if cells.is_empty() {
                     NodeKind::Skip { next }
@@ -110,17 +137,37 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                         .iter()
                         .map(|(k, _)| match &values {
                             None => Expr::Undef,
-                            Some(vs) => vs.get(*k as usize).map(|e| ab.expr(e.clone())).unwrap_or_else(|| Expr::int(0)),
+                            Some(vs) => vs
+                                .get(*k as usize)
+                                .map(|e| ab.expr(e.clone()))
+                                .unwrap_or_else(|| Expr::int(0)),
                         })
                         .collect();
-                    NodeKind::Assign { lhs: cells.iter().map(|(_, v)| *v).collect(), rhs, next }
+                    NodeKind::Assign {
+                        lhs: cells.iter().map(|(_, v)| *v).collect(),
+                        rhs,
+                        next,
+                    }
                 }
             }
-            NodeKind::Branch { cond, then, els } => NodeKind::Branch { cond: ab.expr(cond), then, els },
-            NodeKind::Assume { cond, next } => NodeKind::Assume { cond: ab.expr(cond), next },
-            NodeKind::Call { proc, args, ret_point } => {
-                NodeKind::Call { proc, args: args.into_iter().map(|e| ab.expr(e)).collect(), ret_point }
-            }
+            NodeKind::Branch { cond, then, els } => NodeKind::Branch {
+                cond: ab.expr(cond),
+                then,
+                els,
+            },
+            NodeKind::Assume { cond, next } => NodeKind::Assume {
+                cond: ab.expr(cond),
+                next,
+            },
+            NodeKind::Call {
+                proc,
+                args,
+                ret_point,
+            } => NodeKind::Call {
+                proc,
+                args: args.into_iter().map(|e| ab.expr(e)).collect(),
+                ret_point,
+            },
             k @ (NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop) => k,
         };
     }
@@ -135,12 +182,20 @@ struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
 impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
     /// `index == k`, and for a VLA also `k < size` (a cell beyond the size is out of range).
     fn hits(&self, a: ArrayId, index: &Expr, k: i64) -> Expr {
-        let eq = Expr::Cmp(CmpOp::Eq, Box::new(index.clone()), Box::new(Expr::Const(BigInt::from(k))));
+        let eq = Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(index.clone()),
+            Box::new(Expr::Const(BigInt::from(k))),
+        );
         match &self.cfg.arrays[a].size {
             ArraySize::Const(_) => eq,
             ArraySize::Dynamic(sv) => Expr::And(
                 Box::new(eq),
-                Box::new(Expr::Cmp(CmpOp::Lt, Box::new(Expr::Const(BigInt::from(k))), Box::new(Expr::Var(*sv)))),
+                Box::new(Expr::Cmp(
+                    CmpOp::Lt,
+                    Box::new(Expr::Const(BigInt::from(k))),
+                    Box::new(Expr::Var(*sv)),
+                )),
             ),
         }
     }
@@ -150,7 +205,11 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
             Expr::Read(a, i) => {
                 let cells = (self.cells_of)(a);
                 cells.iter().rev().fold(Expr::Undef, |acc, (k, v)| {
-                    Expr::Cond(Box::new(self.hits(a, &i, *k)), Box::new(Expr::Var(*v)), Box::new(acc))
+                    Expr::Cond(
+                        Box::new(self.hits(a, &i, *k)),
+                        Box::new(Expr::Var(*v)),
+                        Box::new(acc),
+                    )
                 })
             }
             other => other,

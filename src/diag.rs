@@ -16,11 +16,17 @@ pub struct Span {
 impl Span {
     /// The span `[start, end)`.
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end.max(start) as u32 }
+        Span {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     /// Length in bytes.
     pub fn len(self) -> usize {
@@ -67,14 +73,21 @@ impl SourceFile {
         let text: String = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceFile { name: name.into(), text: text.into(), line_starts }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts,
+        }
     }
 
     /// Read a file from disk. Invalid UTF-8 is replaced, not rejected: the parser then
     /// reports the odd character with its position.
     pub fn read(path: &Path) -> std::io::Result<SourceFile> {
         let bytes = std::fs::read(path)?;
-        Ok(SourceFile::new(path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned()))
+        Ok(SourceFile::new(
+            path.display().to_string(),
+            String::from_utf8_lossy(&bytes).into_owned(),
+        ))
     }
 
     /// The file's name as given.
@@ -95,21 +108,39 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col = self.text.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start);
-        LineCol { line: line as u32 + 1, col: col as u32 + 1 }
+        let col = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(offset - start);
+        LineCol {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
     }
 
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line as usize).saturating_sub(1);
-        let Some(&start) = self.line_starts.get(i) else { return "" };
-        let end = self.line_starts.get(i + 1).map(|e| e - 1).unwrap_or(self.text.len());
-        self.text.get(start..end).unwrap_or("").trim_end_matches('\r')
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map(|e| e - 1)
+            .unwrap_or(self.text.len());
+        self.text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end_matches('\r')
     }
 
     /// The text a span covers.
     pub fn snippet(&self, span: Span) -> &str {
-        self.text.get(span.start as usize..span.end as usize).unwrap_or("")
+        self.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
 }
 
@@ -152,7 +183,13 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic of `kind` with `message` at `span`.
     pub fn new(kind: DiagKind, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind, message: message.into(), span, label: String::new(), help: None }
+        Diagnostic {
+            kind,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+        }
     }
     /// Set the label under the caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
@@ -168,13 +205,25 @@ impl Diagnostic {
     /// with the span underlined and labelled, and the help line. `color` selects ANSI
     /// colours (for terminals).
     pub fn render(&self, file: &SourceFile, color: bool) -> String {
-        let report = Rendered { diag: self, src: miette::NamedSource::new(file.name(), file.text().to_string()) };
-        let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
+        let report = Rendered {
+            diag: self,
+            src: miette::NamedSource::new(file.name(), file.text().to_string()),
+        };
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
         let mut out = String::new();
         let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
         if handler.render_report(&mut out, &report).is_err() {
             // Formatting into a String cannot fail; keep a plain fallback all the same.
-            out = format!("error: {} at {}:{}\n", self.message, file.name(), file.line_col(self.span.start));
+            out = format!(
+                "error: {} at {}:{}\n",
+                self.message,
+                file.name(),
+                file.line_col(self.span.start)
+            );
         }
         out
     }
@@ -202,15 +251,31 @@ impl std::error::Error for Rendered<'_> {}
 
 impl miette::Diagnostic for Rendered<'_> {
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.src)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let len = self.diag.span.len().max(1).min(self.src.inner().len().saturating_sub(self.diag.span.start as usize).max(0));
-        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new(label, self.diag.span.start as usize, len))))
+        let len = self.diag.span.len().max(1).min(
+            self.src
+                .inner()
+                .len()
+                .saturating_sub(self.diag.span.start as usize),
+        );
+        let label = if self.diag.label.is_empty() {
+            None
+        } else {
+            Some(self.diag.label.clone())
+        };
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new(
+            label,
+            self.diag.span.start as usize,
+            len,
+        ))))
     }
 }
 
@@ -233,11 +298,18 @@ pub struct Unsupported {
 impl Unsupported {
     /// `construct` at `span`.
     pub fn new(construct: impl Into<String>, span: Span) -> Unsupported {
-        Unsupported { construct: construct.into(), span }
+        Unsupported {
+            construct: construct.into(),
+            span,
+        }
     }
     /// `construct at line:col`.
     pub fn describe(&self, file: &SourceFile) -> String {
-        format!("unsupported construct: {} at {}", self.construct, file.line_col(self.span.start))
+        format!(
+            "unsupported construct: {} at {}",
+            self.construct,
+            file.line_col(self.span.start)
+        )
     }
 }
 

@@ -49,14 +49,19 @@ impl LoadError {
     pub fn render(&self, color: bool) -> String {
         match self {
             LoadError::Io { .. } => format!("error: {self}\n"),
-            LoadError::Invalid { file, diagnostics } => diagnostics.iter().map(|d| d.render(file, color)).collect(),
+            LoadError::Invalid { file, diagnostics } => {
+                diagnostics.iter().map(|d| d.render(file, color)).collect()
+            }
         }
     }
 }
 
 /// Read and load a file.
 pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
-    let file = SourceFile::read(path).map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+    let file = SourceFile::read(path).map_err(|source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
     load(file)
 }
 
@@ -64,14 +69,29 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
 pub fn load(file: SourceFile) -> Result<Loaded, LoadError> {
     let ast = match syntax::parse(&file) {
         Ok(a) => a,
-        Err(d) => return Err(LoadError::Invalid { file: Box::new(file), diagnostics: vec![d] }),
+        Err(d) => {
+            return Err(LoadError::Invalid {
+                file: Box::new(file),
+                diagnostics: vec![d],
+            })
+        }
     };
     let analysis = match sema::analyze(&ast) {
         Ok(a) => a,
-        Err(diagnostics) => return Err(LoadError::Invalid { file: Box::new(file), diagnostics }),
+        Err(diagnostics) => {
+            return Err(LoadError::Invalid {
+                file: Box::new(file),
+                diagnostics,
+            })
+        }
     };
     let cfg = Cfg::build(&analysis.program);
-    Ok(Loaded { file, ast, analysis, cfg })
+    Ok(Loaded {
+        file,
+        ast,
+        analysis,
+        cfg,
+    })
 }
 
 /// The answer to "can an error location be reached?".
@@ -169,7 +189,14 @@ pub fn check(loaded: &Loaded, _opts: &CheckOptions) -> Report {
         Some(r) => (Verdict::Unknown, r),
         None => (Verdict::Unknown, "no verification engine yet".to_string()),
     };
-    Report { verdict, reason, refinements: 0, cells: BTreeMap::new(), time_ms: start.elapsed().as_millis(), trace: None }
+    Report {
+        verdict,
+        reason,
+        refinements: 0,
+        cells: BTreeMap::new(),
+        time_ms: start.elapsed().as_millis(),
+        trace: None,
+    }
 }
 
 /// The UNKNOWN reason for a program with unsupported constructs, naming the first one.

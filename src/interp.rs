@@ -51,7 +51,11 @@ pub struct ListOracle {
 impl ListOracle {
     /// An oracle answering `values` in order.
     pub fn new(values: Vec<BigInt>) -> ListOracle {
-        ListOracle { values, next: 0, exhausted: 0 }
+        ListOracle {
+            values,
+            next: 0,
+            exhausted: 0,
+        }
     }
     fn take(&mut self) -> BigInt {
         match self.values.get(self.next) {
@@ -85,7 +89,9 @@ pub struct RandomOracle {
 impl RandomOracle {
     /// A random oracle with a fixed seed.
     pub fn new(seed: u64) -> RandomOracle {
-        RandomOracle { rng: SmallRng::seed_from_u64(seed) }
+        RandomOracle {
+            rng: SmallRng::seed_from_u64(seed),
+        }
     }
     fn draw(&mut self) -> BigInt {
         let r: u32 = self.rng.gen_range(0..10);
@@ -117,7 +123,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps: 1_000_000, max_depth: 10_000 }
+        Limits {
+            max_steps: 1_000_000,
+            max_depth: 10_000,
+        }
     }
 }
 
@@ -187,16 +196,35 @@ struct Machine<'c, O: Oracle> {
 
 /// Run `main` from its entry with the given oracle and limits.
 pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -> Run {
-    let mut m = Machine { cfg, oracle, globals: BTreeMap::new(), garrays: BTreeMap::new(), stack: Vec::new() };
-    m.stack.push(Frame { vars: BTreeMap::new(), arrays: BTreeMap::new(), ret_point: ERROR_NODE });
+    let mut m = Machine {
+        cfg,
+        oracle,
+        globals: BTreeMap::new(),
+        garrays: BTreeMap::new(),
+        stack: Vec::new(),
+    };
+    m.stack.push(Frame {
+        vars: BTreeMap::new(),
+        arrays: BTreeMap::new(),
+        ret_point: ERROR_NODE,
+    });
     let mut node = cfg.procs[cfg.main].entry;
     let mut path = Vec::new();
     let mut steps = 0;
     loop {
         if steps >= limits.max_steps {
-            return Run { outcome: Outcome::StepLimit, steps, path };
+            return Run {
+                outcome: Outcome::StepLimit,
+                steps,
+                path,
+            };
         }
-        let mut at = At { step: steps, node, undef: 0, read: 0 };
+        let mut at = At {
+            step: steps,
+            node,
+            undef: 0,
+            read: 0,
+        };
         steps += 1;
         if record {
             path.push(node);
@@ -211,7 +239,12 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 }
                 *next
             }
-            NodeKind::ArrayWrite { array, index, value, next } => {
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                next,
+            } => {
                 let i = m.eval(index, &mut at);
                 let x = m.eval(value, &mut at);
                 let arr = m.array_mut(*array);
@@ -220,10 +253,18 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 }
                 *next
             }
-            NodeKind::ArrayInit { array, values, next } => {
+            NodeKind::ArrayInit {
+                array,
+                values,
+                next,
+            } => {
                 let size = m.array_size(*array);
                 let val = match values {
-                    None => ArrayVal { size, cells: BTreeMap::new(), havoc_step: Some(at.step) },
+                    None => ArrayVal {
+                        size,
+                        cells: BTreeMap::new(),
+                        havoc_step: Some(at.step),
+                    },
                     Some(vs) => {
                         let mut cells = BTreeMap::new();
                         for (i, e) in vs.iter().enumerate() {
@@ -232,7 +273,11 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                                 cells.insert(i as i64, x);
                             }
                         }
-                        ArrayVal { size, cells, havoc_step: None }
+                        ArrayVal {
+                            size,
+                            cells,
+                            havoc_step: None,
+                        }
                     }
                 };
                 m.set_array(*array, val);
@@ -247,31 +292,61 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
             }
             NodeKind::Assume { cond, next } => {
                 if m.eval(cond, &mut at).is_zero() {
-                    return Run { outcome: Outcome::Blocked { at: node }, steps, path };
+                    return Run {
+                        outcome: Outcome::Blocked { at: node },
+                        steps,
+                        path,
+                    };
                 }
                 *next
             }
-            NodeKind::Call { proc, args, ret_point } => {
+            NodeKind::Call {
+                proc,
+                args,
+                ret_point,
+            } => {
                 if m.stack.len() >= limits.max_depth {
-                    return Run { outcome: Outcome::DepthLimit, steps, path };
+                    return Run {
+                        outcome: Outcome::DepthLimit,
+                        steps,
+                        path,
+                    };
                 }
                 let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, &mut at)).collect();
                 let callee = &cfg.procs[*proc];
                 let vars = callee.formals.iter().copied().zip(vals).collect();
-                m.stack.push(Frame { vars, arrays: BTreeMap::new(), ret_point: *ret_point });
+                m.stack.push(Frame {
+                    vars,
+                    arrays: BTreeMap::new(),
+                    ret_point: *ret_point,
+                });
                 callee.entry
             }
             NodeKind::Exit => {
                 let frame = m.stack.pop().expect("the stack holds main's frame");
                 if m.stack.is_empty() {
-                    return Run { outcome: Outcome::Finished, steps, path };
+                    return Run {
+                        outcome: Outcome::Finished,
+                        steps,
+                        path,
+                    };
                 }
                 frame.ret_point
             }
-            NodeKind::Stop => return Run { outcome: Outcome::Finished, steps, path },
+            NodeKind::Stop => {
+                return Run {
+                    outcome: Outcome::Finished,
+                    steps,
+                    path,
+                }
+            }
         };
         if next == ERROR_NODE {
-            return Run { outcome: Outcome::Error { at: node }, steps, path };
+            return Run {
+                outcome: Outcome::Error { at: node },
+                steps,
+                path,
+            };
         }
         node = next;
     }
@@ -302,7 +377,11 @@ impl<O: Oracle> Machine<'_, O> {
     }
 
     fn get(&mut self, v: VarId, at: &At) -> BigInt {
-        let cur = if self.is_global(v) { self.globals.get(&v).cloned() } else { self.frame().vars.get(&v).cloned() };
+        let cur = if self.is_global(v) {
+            self.globals.get(&v).cloned()
+        } else {
+            self.frame().vars.get(&v).cloned()
+        };
         match cur {
             Some(x) => x,
             None => {
@@ -347,10 +426,18 @@ impl<O: Oracle> Machine<'_, O> {
             ArraySize::Dynamic(_) => 0,
         };
         let global = self.cfg.arrays[a].proc.is_none();
-        let map = if global { &mut self.garrays } else { &mut self.stack.last_mut().expect("main's frame").arrays };
+        let map = if global {
+            &mut self.garrays
+        } else {
+            &mut self.stack.last_mut().expect("main's frame").arrays
+        };
         // Every array is initialised by an `ArrayInit` node before use; this fallback
         // (arbitrary contents from step 0) only keeps the interpreter total.
-        map.entry(a).or_insert_with(|| ArrayVal { size, cells: BTreeMap::new(), havoc_step: Some(0) })
+        map.entry(a).or_insert_with(|| ArrayVal {
+            size,
+            cells: BTreeMap::new(),
+            havoc_step: Some(0),
+        })
     }
 
     fn read(&mut self, a: ArrayId, i: &BigInt, k: u32, at: &At) -> BigInt {
@@ -429,7 +516,9 @@ impl<O: Oracle> Machine<'_, O> {
                     v
                 }
             }
-            Expr::Call(..) | Expr::Nondet(..) => panic!("internal error: CFG expressions have no calls or nondet"),
+            Expr::Call(..) | Expr::Nondet(..) => {
+                panic!("internal error: CFG expressions have no calls or nondet")
+            }
         }
     }
 }

@@ -16,6 +16,6 @@ pub mod engine;
 pub mod ids;
 pub mod interp;
 pub mod linear;
-pub mod smt;
 pub mod sema;
+pub mod smt;
 pub mod syntax;

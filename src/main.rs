@@ -12,7 +12,11 @@ use std::process::ExitCode;
 const EXIT_INPUT: u8 = 2;
 
 #[derive(Parser)]
-#[command(name = "lpmc", version, about = "A model checker for generalised linear programs with arrays (EUREKA style)")]
+#[command(
+    name = "lpmc",
+    version,
+    about = "A model checker for generalised linear programs with arrays (EUREKA style)"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -72,17 +76,30 @@ fn main() -> ExitCode {
         }
     };
     let color = std::io::stderr().is_terminal();
-    let load = |f: &PathBuf| driver::load_path(f).map_err(|e: LoadError| {
-        eprint!("{}", e.render(color));
-        ExitCode::from(EXIT_INPUT)
-    });
+    let load = |f: &PathBuf| {
+        driver::load_path(f).map_err(|e: LoadError| {
+            eprint!("{}", e.render(color));
+            ExitCode::from(EXIT_INPUT)
+        })
+    };
     match cli.cmd {
-        Cmd::Check { file, json, timeout, max_refinements } => {
+        Cmd::Check {
+            file,
+            json,
+            timeout,
+            max_refinements,
+        } => {
             let loaded = match load(&file) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = driver::check(&loaded, &CheckOptions { timeout_s: timeout, max_refinements });
+            let report = driver::check(
+                &loaded,
+                &CheckOptions {
+                    timeout_s: timeout,
+                    max_refinements,
+                },
+            );
             if json {
                 match serde_json::to_string(&report) {
                     Ok(s) => println!("{s}"),
@@ -108,16 +125,26 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Cmd::Run { file, inputs, random, seed, max_steps } => {
+        Cmd::Run {
+            file,
+            inputs,
+            random,
+            seed,
+            max_steps,
+        } => {
             let loaded = match load(&file) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            if let Some(r) = driver::unsupported_reason(&loaded.file, &loaded.analysis.unsupported) {
+            if let Some(r) = driver::unsupported_reason(&loaded.file, &loaded.analysis.unsupported)
+            {
                 eprintln!("error: cannot run this program: {r}");
                 return ExitCode::from(EXIT_INPUT);
             }
-            let limits = Limits { max_steps, ..Limits::default() };
+            let limits = Limits {
+                max_steps,
+                ..Limits::default()
+            };
             let cfg = &loaded.cfg;
             let line = |n| loaded.file.line_col(cfg.nodes[n].span.start).line;
             let runs: Vec<(String, interp::Run)> = match (inputs, random) {
@@ -149,7 +176,10 @@ fn main() -> ExitCode {
                             }
                         }
                     }
-                    vec![("inputs".to_string(), interp::run(cfg, &mut ListOracle::new(vals), limits, false))]
+                    vec![(
+                        "inputs".to_string(),
+                        interp::run(cfg, &mut ListOracle::new(vals), limits, false),
+                    )]
                 }
             };
             let mut reached = false;
@@ -160,7 +190,9 @@ fn main() -> ExitCode {
                         format!("error reached at line {}", line(*at))
                     }
                     Outcome::Finished => "finished without error".to_string(),
-                    Outcome::Blocked { at } => format!("stopped by a false assumption at line {}", line(*at)),
+                    Outcome::Blocked { at } => {
+                        format!("stopped by a false assumption at line {}", line(*at))
+                    }
                     Outcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
                     Outcome::DepthLimit => "call-depth limit reached without error".to_string(),
                 };
@@ -187,7 +219,11 @@ fn print_report(file: &std::path::Path, r: &Report) {
                 println!("    line {:>4}  {} = {}", i.line, i.what, i.value);
             }
         }
-        println!("  trace ({} steps, error at line {}):", t.steps.len(), t.error_line);
+        println!(
+            "  trace ({} steps, error at line {}):",
+            t.steps.len(),
+            t.error_line
+        );
         for (k, s) in t.steps.iter().enumerate() {
             println!("    {:>4}  line {:>4}  {}", k + 1, s.line, s.statement);
         }

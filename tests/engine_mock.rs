@@ -82,7 +82,10 @@ impl RelDomain for Explicit {
     type Fact = State;
 
     fn initial(&mut self, _cfg: &Cfg) -> State {
-        State { entry: BTreeMap::new(), cur: BTreeMap::new() }
+        State {
+            entry: BTreeMap::new(),
+            cur: BTreeMap::new(),
+        }
     }
 
     fn post(&mut self, cfg: &Cfg, f: &State, n: NodeId, i: usize) -> Vec<State> {
@@ -119,7 +122,9 @@ impl RelDomain for Explicit {
     }
 
     fn call_entry(&mut self, cfg: &Cfg, f: &State, call: NodeId) -> Vec<State> {
-        let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else { panic!("not a call") };
+        let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else {
+            panic!("not a call")
+        };
         let mut base = BTreeMap::new();
         for g in &cfg.globals {
             if let Some(v) = f.cur.get(g) {
@@ -140,19 +145,36 @@ impl RelDomain for Explicit {
                 })
                 .collect();
         }
-        states.into_iter().map(|s| State { entry: s.clone(), cur: s }).collect()
+        states
+            .into_iter()
+            .map(|s| State {
+                entry: s.clone(),
+                cur: s,
+            })
+            .collect()
     }
 
     fn summarize(&mut self, cfg: &Cfg, f: &State, _p: ProcId) -> Vec<State> {
-        let cur = cfg.globals.iter().filter_map(|g| f.cur.get(g).map(|v| (*g, *v))).collect();
-        vec![State { entry: f.entry.clone(), cur }]
+        let cur = cfg
+            .globals
+            .iter()
+            .filter_map(|g| f.cur.get(g).map(|v| (*g, *v)))
+            .collect();
+        vec![State {
+            entry: f.entry.clone(),
+            cur,
+        }]
     }
 
     fn apply_summary(&mut self, cfg: &Cfg, f: &State, s: &State, call: NodeId) -> Vec<State> {
-        let NodeKind::Call { proc, .. } = &cfg.nodes[call].kind else { panic!("not a call") };
+        let NodeKind::Call { proc, .. } = &cfg.nodes[call].kind else {
+            panic!("not a call")
+        };
         for entry in self.call_entry(cfg, f, call) {
-            let want: BTreeMap<VarId, i64> =
-                entry_vars(cfg, *proc).iter().filter_map(|v| entry.entry.get(v).map(|x| (*v, *x))).collect();
+            let want: BTreeMap<VarId, i64> = entry_vars(cfg, *proc)
+                .iter()
+                .filter_map(|v| entry.entry.get(v).map(|x| (*v, *x)))
+                .collect();
             if want == s.entry {
                 let mut cur = f.cur.clone();
                 for g in &cfg.globals {
@@ -161,7 +183,10 @@ impl RelDomain for Explicit {
                         None => cur.remove(g),
                     };
                 }
-                return vec![State { entry: f.entry.clone(), cur }];
+                return vec![State {
+                    entry: f.entry.clone(),
+                    cur,
+                }];
             }
         }
         vec![]
@@ -176,7 +201,7 @@ impl RelDomain for Explicit {
     }
 
     fn entailed(&mut self, f: &State, gs: &[&State]) -> bool {
-        gs.iter().any(|g| *g == f)
+        gs.contains(&f)
     }
 }
 
@@ -215,7 +240,9 @@ fn valid_trace(cfg: &Cfg, trace: &[NodeId]) -> bool {
             }
         }
     }
-    trace.last().is_some_and(|l| cfg.succs(*l).contains(&ERROR_NODE))
+    trace
+        .last()
+        .is_some_and(|l| cfg.succs(*l).contains(&ERROR_NODE))
 }
 
 fn verdict(src: &str) -> (bool, usize) {
@@ -224,7 +251,11 @@ fn verdict(src: &str) -> (bool, usize) {
     match t.stop {
         StopReason::ErrorReached(id) => {
             let tr = t.trace(id);
-            assert!(valid_trace(&cfg, &tr), "invalid trace {tr:?}\n{}", lpmc::cfg::to_text(&cfg));
+            assert!(
+                valid_trace(&cfg, &tr),
+                "invalid trace {tr:?}\n{}",
+                lpmc::cfg::to_text(&cfg)
+            );
             (true, tr.len())
         }
         StopReason::Converged => (false, 0),
@@ -242,8 +273,12 @@ fn straight_line_and_branches() {
 
 #[test]
 fn loops_converge() {
-    assert!(!verdict("void main() { int i; i = 0; while (i < 3) { i = i + 1; } assert(i == 3); }").0);
-    assert!(verdict("void main() { int i; i = 0; while (i < 3) { i = i + 1; } assert(i == 2); }").0);
+    assert!(
+        !verdict("void main() { int i; i = 0; while (i < 3) { i = i + 1; } assert(i == 3); }").0
+    );
+    assert!(
+        verdict("void main() { int i; i = 0; while (i < 3) { i = i + 1; } assert(i == 2); }").0
+    );
 }
 
 #[test]
@@ -272,15 +307,24 @@ fn mutual_recursion_and_error_inside_a_callee() {
                int odd(int n) { int r; if (n == 0) { return 0; } r = even(n - 1); return r; }
                void main() { int e; e = even(3); assert(e == 0); }";
     assert!(!verdict(src).0);
-    let inner = "void check(int x) { if (x == 2) { ERROR: ; } } void main() { check(1); check(2); }";
+    let inner =
+        "void check(int x) { if (x == 2) { ERROR: ; } } void main() { check(1); check(2); }";
     assert!(verdict(inner).0);
-    let never = "void check(int x) { if (x == 2) { ERROR: ; } } void main() { check(1); check(3); }";
+    let never =
+        "void check(int x) { if (x == 2) { ERROR: ; } } void main() { check(1); check(3); }";
     assert!(!verdict(never).0);
 }
 
 #[test]
 fn budgets_stop_the_engine() {
     let cfg = cfg_of("void main() { int i; i = 0; while (i < 3) { i = i + 1; } }");
-    let t = tabulate(&cfg, &mut Explicit, Budget { max_steps: 3, ..Budget::default() });
+    let t = tabulate(
+        &cfg,
+        &mut Explicit,
+        Budget {
+            max_steps: 3,
+            ..Budget::default()
+        },
+    );
     assert_eq!(t.stop, StopReason::StepLimit);
 }

@@ -24,13 +24,26 @@ fn kind_name(k: DiagKind) -> &'static str {
 
 #[test]
 fn our_programs_load_without_unsupported_constructs() {
-    let files: Vec<_> = common::sources(&common::lp_dir()).into_iter().filter(|p| !p.to_string_lossy().contains("/errors/")).collect();
+    let files: Vec<_> = common::sources(&common::lp_dir())
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("/errors/"))
+        .collect();
     assert!(files.len() >= 30, "only {} programs", files.len());
     for f in files {
-        let expect = common::header(&f, "expect").unwrap_or_else(|| panic!("{} has no `// expect:` header", f.display()));
-        assert!(["safe", "unsafe", "unknown"].contains(&expect.as_str()), "{}: bad header {expect}", f.display());
+        let expect = common::header(&f, "expect")
+            .unwrap_or_else(|| panic!("{} has no `// expect:` header", f.display()));
+        assert!(
+            ["safe", "unsafe", "unknown"].contains(&expect.as_str()),
+            "{}: bad header {expect}",
+            f.display()
+        );
         match load_path(&f) {
-            Ok(l) => assert!(l.analysis.unsupported.is_empty(), "{}: {:?}", f.display(), l.analysis.unsupported),
+            Ok(l) => assert!(
+                l.analysis.unsupported.is_empty(),
+                "{}: {:?}",
+                f.display(),
+                l.analysis.unsupported
+            ),
             Err(e) => panic!("{}:\n{}", f.display(), e.render(false)),
         }
     }
@@ -41,15 +54,28 @@ fn bad_programs_point_at_the_right_place() {
     let files = common::sources(&common::lp_dir().join("errors"));
     assert!(files.len() >= 12, "only {} bad programs", files.len());
     for f in files {
-        assert_eq!(common::header(&f, "expect").as_deref(), Some("error"), "{}", f.display());
-        let at = common::header(&f, "error-at").unwrap_or_else(|| panic!("{}: no error-at", f.display()));
-        let kind = common::header(&f, "error-kind").unwrap_or_else(|| panic!("{}: no error-kind", f.display()));
+        assert_eq!(
+            common::header(&f, "expect").as_deref(),
+            Some("error"),
+            "{}",
+            f.display()
+        );
+        let at = common::header(&f, "error-at")
+            .unwrap_or_else(|| panic!("{}: no error-at", f.display()));
+        let kind = common::header(&f, "error-kind")
+            .unwrap_or_else(|| panic!("{}: no error-kind", f.display()));
         match load_path(&f) {
             Ok(_) => panic!("{} loaded without error", f.display()),
             Err(LoadError::Invalid { file, diagnostics }) => {
                 let d = &diagnostics[0];
                 let lc = file.line_col(d.span.start);
-                assert_eq!(format!("{}:{}", lc.line, lc.col), at, "{}: {}", f.display(), d.message);
+                assert_eq!(
+                    format!("{}:{}", lc.line, lc.col),
+                    at,
+                    "{}: {}",
+                    f.display(),
+                    d.message
+                );
                 assert_eq!(kind_name(d.kind), kind, "{}: {}", f.display(), d.message);
                 let text = d.render(&file, false);
                 assert!(text.contains(&format!(":{}:{}", lc.line, lc.col)), "{text}");
@@ -67,7 +93,11 @@ fn every_shared_benchmark_loads_or_is_unsupported_with_a_span() {
         match load_path(&f) {
             Ok(l) => {
                 for u in &l.analysis.unsupported {
-                    assert!(!u.construct.is_empty() && u.span.end > u.span.start, "{}: {u:?}", f.display());
+                    assert!(
+                        !u.construct.is_empty() && u.span.end > u.span.start,
+                        "{}: {u:?}",
+                        f.display()
+                    );
                 }
             }
             Err(e) => panic!("{}:\n{}", f.display(), e.render(false)),
@@ -88,9 +118,20 @@ fn deterministic_eureka_programs_reach_the_error_exactly_when_unsafe() {
         ("loop_on_input_klee.c", true),
     ];
     for (name, unsafe_) in cases {
-        let l = load_path(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {}", e.render(false)));
-        let r = run(&l.cfg, &mut ListOracle::new(vec![]), Limits::default(), false);
-        assert_eq!(matches!(r.outcome, Outcome::Error { .. }), unsafe_, "{name}: {:?}", r.outcome);
+        let l =
+            load_path(&dir.join(name)).unwrap_or_else(|e| panic!("{name}: {}", e.render(false)));
+        let r = run(
+            &l.cfg,
+            &mut ListOracle::new(vec![]),
+            Limits::default(),
+            false,
+        );
+        assert_eq!(
+            matches!(r.outcome, Outcome::Error { .. }),
+            unsafe_,
+            "{name}: {:?}",
+            r.outcome
+        );
     }
 }
 
@@ -98,7 +139,12 @@ fn deterministic_eureka_programs_reach_the_error_exactly_when_unsafe() {
 fn unsupported_constructs_are_named_with_their_position() {
     let src = "struct s { int a; };\nint main() {\n  float f;\n  int *p;\n  return 0;\n}\n";
     let l = load(SourceFile::new("u.c", src)).unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let names: Vec<&str> = l.analysis.unsupported.iter().map(|u| u.construct.as_str()).collect();
+    let names: Vec<&str> = l
+        .analysis
+        .unsupported
+        .iter()
+        .map(|u| u.construct.as_str())
+        .collect();
     assert!(names.iter().any(|n| n.contains("float")), "{names:?}");
     assert!(names.iter().any(|n| n.contains("pointer")), "{names:?}");
     let why = lpmc::driver::unsupported_reason(&l.file, &l.analysis.unsupported).expect("a reason");
@@ -107,10 +153,32 @@ fn unsupported_constructs_are_named_with_their_position() {
 
 #[test]
 fn u_is_the_undefined_value_unless_a_variable_u_is_in_scope() {
-    let undef = load(SourceFile::new("a.lp", "void main() { int x; x = u; if (x == 3) { ERROR: ; } }")).expect("loads");
-    let r = run(&undef.cfg, &mut ListOracle::new(vec![0.into(), 3.into()]), Limits::default(), false);
-    assert!(matches!(r.outcome, Outcome::Error { .. }), "{:?}", r.outcome);
-    let var = load(SourceFile::new("b.lp", "void main() { int u, x; u = 5; x = u; if (x != 5) { ERROR: ; } }")).expect("loads");
-    let r = run(&var.cfg, &mut ListOracle::new(vec![3.into(), 3.into(), 3.into()]), Limits::default(), false);
+    let undef = load(SourceFile::new(
+        "a.lp",
+        "void main() { int x; x = u; if (x == 3) { ERROR: ; } }",
+    ))
+    .expect("loads");
+    let r = run(
+        &undef.cfg,
+        &mut ListOracle::new(vec![0.into(), 3.into()]),
+        Limits::default(),
+        false,
+    );
+    assert!(
+        matches!(r.outcome, Outcome::Error { .. }),
+        "{:?}",
+        r.outcome
+    );
+    let var = load(SourceFile::new(
+        "b.lp",
+        "void main() { int u, x; u = 5; x = u; if (x != 5) { ERROR: ; } }",
+    ))
+    .expect("loads");
+    let r = run(
+        &var.cfg,
+        &mut ListOracle::new(vec![3.into(), 3.into(), 3.into()]),
+        Limits::default(),
+        false,
+    );
     assert_eq!(r.outcome, Outcome::Finished);
 }

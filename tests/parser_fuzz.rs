@@ -18,7 +18,11 @@ fn corpus() -> &'static [String] {
             .filter_map(|p| std::fs::read(p).ok())
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .collect();
-        assert!(texts.len() >= 40, "expected the shared benchmarks, found {}", texts.len());
+        assert!(
+            texts.len() >= 40,
+            "expected the shared benchmarks, found {}",
+            texts.len()
+        );
         texts
     })
 }
@@ -402,7 +406,10 @@ fn near_limit_nesting_fits_in_one_megabyte_of_stack() {
             for (ok_depth, shape) in shapes {
                 let f = SourceFile::new("near.c", shape(ok_depth));
                 if let Err(d) = parse(&f) {
-                    return Err(format!("depth {ok_depth} rejected: {}", d.render(&f, false)));
+                    return Err(format!(
+                        "depth {ok_depth} rejected: {}",
+                        d.render(&f, false)
+                    ));
                 }
                 let f = SourceFile::new("far.c", shape(5_000));
                 match parse(&f) {

@@ -16,7 +16,10 @@ fn benchmark_files() -> Vec<PathBuf> {
 
 /// Our programs, except the deliberately bad ones in `errors/`.
 fn lp_program_files() -> Vec<PathBuf> {
-    common::sources(&common::lp_dir()).into_iter().filter(|p| !p.components().any(|c| c.as_os_str() == "errors")).collect()
+    common::sources(&common::lp_dir())
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "errors"))
+        .collect()
 }
 
 fn parse_str(text: &str) -> Program {
@@ -49,7 +52,8 @@ fn assert_round_trip(name: &str, text: &str) {
     let mut p = parse(&f).unwrap_or_else(|d| panic!("{}", d.render(&f, false)));
     let printed = pretty(&p);
     let g = SourceFile::new(format!("{name} (pretty)"), printed.clone());
-    let mut q = parse(&g).unwrap_or_else(|d| panic!("{}\n--- printed:\n{printed}", d.render(&g, false)));
+    let mut q =
+        parse(&g).unwrap_or_else(|d| panic!("{}\n--- printed:\n{printed}", d.render(&g, false)));
     erase_spans(&mut p);
     erase_spans(&mut q);
     assert_eq!(p, q, "round trip changed {name}; printed:\n{printed}");

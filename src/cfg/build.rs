@@ -5,7 +5,9 @@
 use super::{Cfg, CfgProc, Node, NodeKind, ERROR_NODE};
 use crate::diag::Span;
 use crate::ids::{IndexVec, NodeId, ProcId, VarId};
-use crate::sema::{ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo, VarKind};
+use crate::sema::{
+    ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo, VarKind,
+};
 use num_bigint::BigInt;
 
 /// A successor slot of a node that is not filled yet.
@@ -37,7 +39,11 @@ pub(super) struct Builder<'p> {
 impl<'p> Builder<'p> {
     pub(super) fn build(prog: &'p Program) -> Cfg {
         let mut nodes = IndexVec::new();
-        nodes.push(Node { proc: None, kind: NodeKind::Error, span: Span::default() });
+        nodes.push(Node {
+            proc: None,
+            kind: NodeKind::Error,
+            span: Span::default(),
+        });
         let procs = prog
             .procs
             .iter()
@@ -86,13 +92,21 @@ impl<'p> Builder<'p> {
             main: prog.main,
         };
         for node in cfg.nodes.iter() {
-            for s in [&node.kind] {
+            {
+                let s = &node.kind;
                 let pending = match s {
-                    NodeKind::Skip { next } | NodeKind::Assign { next, .. } | NodeKind::ArrayWrite { next, .. } | NodeKind::ArrayInit { next, .. } | NodeKind::Assume { next, .. } => *next == PENDING,
+                    NodeKind::Skip { next }
+                    | NodeKind::Assign { next, .. }
+                    | NodeKind::ArrayWrite { next, .. }
+                    | NodeKind::ArrayInit { next, .. }
+                    | NodeKind::Assume { next, .. } => *next == PENDING,
                     NodeKind::Branch { then, els, .. } => *then == PENDING || *els == PENDING,
                     _ => false,
                 };
-                assert!(!pending, "internal error: CFG node left without a successor: {node:?}");
+                assert!(
+                    !pending,
+                    "internal error: CFG node left without a successor: {node:?}"
+                );
             }
         }
         cfg
@@ -132,7 +146,10 @@ impl<'p> Builder<'p> {
             .map(|(v, e)| (*v, e.clone().unwrap_or_else(|| Expr::int(0))))
             .chain(std::iter::once((self.prog.ret, Expr::int(0))))
             .collect();
-        if inits.iter().all(|(_, e)| e.vars().is_empty() && !e.has_effects()) {
+        if inits
+            .iter()
+            .all(|(_, e)| e.vars().is_empty() && !e.has_effects())
+        {
             let (l, r) = inits.into_iter().unzip();
             holes = self.assign(l, r, span, holes);
         } else {
@@ -143,7 +160,15 @@ impl<'p> Builder<'p> {
         }
         for (a, init) in &self.prog.global_arrays {
             let values = Some(init.clone().unwrap_or_default());
-            let n = self.node(NodeKind::ArrayInit { array: *a, values, next: PENDING }, span, holes);
+            let n = self.node(
+                NodeKind::ArrayInit {
+                    array: *a,
+                    values,
+                    next: PENDING,
+                },
+                span,
+                holes,
+            );
             holes = vec![Hole::Next(n)];
         }
         holes
@@ -152,7 +177,11 @@ impl<'p> Builder<'p> {
     // ----- nodes and holes -----
 
     fn node(&mut self, kind: NodeKind, span: Span, preds: Vec<Hole>) -> NodeId {
-        let n = self.nodes.push(Node { proc: Some(self.cur), kind, span });
+        let n = self.nodes.push(Node {
+            proc: Some(self.cur),
+            kind,
+            span,
+        });
         for h in preds {
             self.patch(h, n);
         }
@@ -183,18 +212,44 @@ impl<'p> Builder<'p> {
     }
 
     fn temp(&mut self, name: &str, span: Span) -> VarId {
-        let v = self.vars.push(VarInfo { name: name.into(), kind: VarKind::Temp(self.cur), range: Range::Any, span });
+        let v = self.vars.push(VarInfo {
+            name: name.into(),
+            kind: VarKind::Temp(self.cur),
+            range: Range::Any,
+            span,
+        });
         self.procs[self.cur].locals.push(v);
         v
     }
 
-    fn assign(&mut self, lhs: Vec<VarId>, rhs: Vec<Expr>, span: Span, holes: Vec<Hole>) -> Vec<Hole> {
-        let n = self.node(NodeKind::Assign { lhs, rhs, next: PENDING }, span, holes);
+    fn assign(
+        &mut self,
+        lhs: Vec<VarId>,
+        rhs: Vec<Expr>,
+        span: Span,
+        holes: Vec<Hole>,
+    ) -> Vec<Hole> {
+        let n = self.node(
+            NodeKind::Assign {
+                lhs,
+                rhs,
+                next: PENDING,
+            },
+            span,
+            holes,
+        );
         vec![Hole::Next(n)]
     }
 
     fn assume(&mut self, cond: Expr, span: Span, holes: Vec<Hole>) -> Vec<Hole> {
-        let n = self.node(NodeKind::Assume { cond, next: PENDING }, span, holes);
+        let n = self.node(
+            NodeKind::Assume {
+                cond,
+                next: PENDING,
+            },
+            span,
+            holes,
+        );
         vec![Hole::Next(n)]
     }
 
@@ -218,7 +273,10 @@ impl<'p> Builder<'p> {
         let bx = Box::new;
         match e {
             Expr::Call(proc, args, cspan) => {
-                let args: Vec<Expr> = args.into_iter().map(|a| self.pure(a, holes, cspan)).collect();
+                let args: Vec<Expr> = args
+                    .into_iter()
+                    .map(|a| self.pure(a, holes, cspan))
+                    .collect();
                 let t = self.temp(&format!("{}#result", self.prog.procs[proc].name), cspan);
                 let (_, h) = self.call(proc, args, cspan, std::mem::take(holes));
                 *holes = self.assign(vec![t], vec![Expr::Var(self.prog.ret)], cspan, h);
@@ -235,7 +293,15 @@ impl<'p> Builder<'p> {
             Expr::Cond(c, x, y) if x.has_effects() || y.has_effects() => {
                 let c = self.pure(*c, holes, span);
                 let t = self.temp("#cond", span);
-                let br = self.node(NodeKind::Branch { cond: c, then: PENDING, els: PENDING }, span, std::mem::take(holes));
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: c,
+                        then: PENDING,
+                        els: PENDING,
+                    },
+                    span,
+                    std::mem::take(holes),
+                );
                 let mut th = vec![Hole::Then(br)];
                 let xv = self.pure(*x, &mut th, span);
                 let mut out = self.assign(vec![t], vec![xv], span, th);
@@ -277,8 +343,22 @@ impl<'p> Builder<'p> {
 
     /// A call node and its return point; returns the call node and the holes after the
     /// return point.
-    fn call(&mut self, proc: ProcId, args: Vec<Expr>, span: Span, holes: Vec<Hole>) -> (NodeId, Vec<Hole>) {
-        let c = self.node(NodeKind::Call { proc, args, ret_point: PENDING }, span, holes);
+    fn call(
+        &mut self,
+        proc: ProcId,
+        args: Vec<Expr>,
+        span: Span,
+        holes: Vec<Hole>,
+    ) -> (NodeId, Vec<Hole>) {
+        let c = self.node(
+            NodeKind::Call {
+                proc,
+                args,
+                ret_point: PENDING,
+            },
+            span,
+            holes,
+        );
         let r = self.node(NodeKind::Skip { next: PENDING }, span, vec![]);
         if let NodeKind::Call { ret_point, .. } = &mut self.nodes[c].kind {
             *ret_point = r;
@@ -304,7 +384,9 @@ impl<'p> Builder<'p> {
                 for (l, r) in pairs {
                     let l = match l {
                         LValue::Var(v) => LValue::Var(*v),
-                        LValue::Elem(a, i) => LValue::Elem(*a, self.pure(i.clone(), &mut holes, span)),
+                        LValue::Elem(a, i) => {
+                            LValue::Elem(*a, self.pure(i.clone(), &mut holes, span))
+                        }
                     };
                     targets.push(l);
                     rhs.push(self.pure(r.clone(), &mut holes, span));
@@ -312,48 +394,96 @@ impl<'p> Builder<'p> {
                 self.store(targets, rhs, span, holes)
             }
             StmtKind::Call { dest, proc, args } => {
-                let args = args.iter().map(|a| self.pure(a.clone(), &mut holes, span)).collect();
+                let args = args
+                    .iter()
+                    .map(|a| self.pure(a.clone(), &mut holes, span))
+                    .collect();
                 let (_, holes) = self.call(*proc, args, span, holes);
                 match dest {
                     None => holes,
-                    Some(l) => self.store(vec![l.clone()], vec![Expr::Var(self.prog.ret)], span, holes),
+                    Some(l) => {
+                        self.store(vec![l.clone()], vec![Expr::Var(self.prog.ret)], span, holes)
+                    }
                 }
             }
             StmtKind::Havoc(v) => self.havoc(*v, span, holes),
             StmtKind::ArrayDecl { array, size, init } => {
-                if let (Some(size), ArraySize::Dynamic(sv)) = (size, &self.prog.arrays[*array].size) {
+                if let (Some(size), ArraySize::Dynamic(sv)) = (size, &self.prog.arrays[*array].size)
+                {
                     let sv = *sv;
                     let size = self.pure(size.clone(), &mut holes, span);
                     holes = self.assign(vec![sv], vec![size], span, holes);
                     // A VLA of size < 1 is undefined behaviour in C: such executions are
                     // not considered.
-                    holes = self.assume(Expr::Cmp(CmpOp::Ge, Box::new(Expr::Var(sv)), Box::new(Expr::int(1))), span, holes);
+                    holes = self.assume(
+                        Expr::Cmp(CmpOp::Ge, Box::new(Expr::Var(sv)), Box::new(Expr::int(1))),
+                        span,
+                        holes,
+                    );
                 }
-                let values = match init {
-                    Some(es) => Some(es.iter().map(|e| self.pure(e.clone(), &mut holes, span)).collect()),
-                    None => None,
-                };
-                let n = self.node(NodeKind::ArrayInit { array: *array, values, next: PENDING }, span, holes);
+                let values = init.as_ref().map(|es| {
+                    es.iter()
+                        .map(|e| self.pure(e.clone(), &mut holes, span))
+                        .collect()
+                });
+                let n = self.node(
+                    NodeKind::ArrayInit {
+                        array: *array,
+                        values,
+                        next: PENDING,
+                    },
+                    span,
+                    holes,
+                );
                 vec![Hole::Next(n)]
             }
             StmtKind::ArrayHavoc(a) => {
-                let n = self.node(NodeKind::ArrayInit { array: *a, values: None, next: PENDING }, span, holes);
+                let n = self.node(
+                    NodeKind::ArrayInit {
+                        array: *a,
+                        values: None,
+                        next: PENDING,
+                    },
+                    span,
+                    holes,
+                );
                 vec![Hole::Next(n)]
             }
             StmtKind::If(c, t, e) => {
                 let c = self.pure(c.clone(), &mut holes, span);
-                let br = self.node(NodeKind::Branch { cond: c, then: PENDING, els: PENDING }, span, holes);
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: c,
+                        then: PENDING,
+                        els: PENDING,
+                    },
+                    span,
+                    holes,
+                );
                 let mut out = self.stmts(t, vec![Hole::Then(br)]);
                 out.extend(self.stmts(e, vec![Hole::Else(br)]));
                 out
             }
-            StmtKind::Loop { cond, body, step, do_while } => self.lower_loop(cond, body, step, *do_while, span, holes),
+            StmtKind::Loop {
+                cond,
+                body,
+                step,
+                do_while,
+            } => self.lower_loop(cond, body, step, *do_while, span, holes),
             StmtKind::Break => {
-                self.loops.last_mut().expect("sema checked `break` is in a loop").breaks.extend(holes);
+                self.loops
+                    .last_mut()
+                    .expect("sema checked `break` is in a loop")
+                    .breaks
+                    .extend(holes);
                 vec![]
             }
             StmtKind::Continue => {
-                self.loops.last_mut().expect("sema checked `continue` is in a loop").continues.extend(holes);
+                self.loops
+                    .last_mut()
+                    .expect("sema checked `continue` is in a loop")
+                    .continues
+                    .extend(holes);
                 vec![]
             }
             StmtKind::Return(e) => {
@@ -376,7 +506,15 @@ impl<'p> Builder<'p> {
             StmtKind::Label { stmt, .. } => self.stmt(stmt, holes),
             StmtKind::Assert(c) => {
                 let c = self.pure(c.clone(), &mut holes, span);
-                let br = self.node(NodeKind::Branch { cond: c, then: PENDING, els: ERROR_NODE }, span, holes);
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: c,
+                        then: PENDING,
+                        els: ERROR_NODE,
+                    },
+                    span,
+                    holes,
+                );
                 vec![Hole::Then(br)]
             }
             StmtKind::Assume(c) => {
@@ -393,7 +531,13 @@ impl<'p> Builder<'p> {
 
     /// Assign the values to the targets: scalars in one parallel assignment, then array
     /// elements one by one (their indices and values were evaluated before any change).
-    fn store(&mut self, targets: Vec<LValue>, values: Vec<Expr>, span: Span, mut holes: Vec<Hole>) -> Vec<Hole> {
+    fn store(
+        &mut self,
+        targets: Vec<LValue>,
+        values: Vec<Expr>,
+        span: Span,
+        mut holes: Vec<Hole>,
+    ) -> Vec<Hole> {
         let mut lhs = Vec::new();
         let mut rhs = Vec::new();
         let mut writes = Vec::new();
@@ -426,29 +570,69 @@ impl<'p> Builder<'p> {
             holes = self.assign(lhs, rhs, span, holes);
         }
         for (a, index, value) in writes {
-            let n = self.node(NodeKind::ArrayWrite { array: a, index, value, next: PENDING }, span, holes);
+            let n = self.node(
+                NodeKind::ArrayWrite {
+                    array: a,
+                    index,
+                    value,
+                    next: PENDING,
+                },
+                span,
+                holes,
+            );
             holes = vec![Hole::Next(n)];
         }
         holes
     }
 
-    fn lower_loop(&mut self, cond: &Expr, body: &[Stmt], step: &[Stmt], do_while: bool, span: Span, holes: Vec<Hole>) -> Vec<Hole> {
-        self.loops.push(LoopCtx { breaks: vec![], continues: vec![] });
+    fn lower_loop(
+        &mut self,
+        cond: &Expr,
+        body: &[Stmt],
+        step: &[Stmt],
+        do_while: bool,
+        span: Span,
+        holes: Vec<Hole>,
+    ) -> Vec<Hole> {
+        self.loops.push(LoopCtx {
+            breaks: vec![],
+            continues: vec![],
+        });
         // The loop head, where the back edge returns.
         let head = self.node(NodeKind::Skip { next: PENDING }, span, holes);
         let (br, after_step) = if do_while {
             let mut after_body = self.stmts(body, vec![Hole::Next(head)]);
-            after_body.extend(std::mem::take(&mut self.loops.last_mut().expect("pushed above").continues));
+            after_body.extend(std::mem::take(
+                &mut self.loops.last_mut().expect("pushed above").continues,
+            ));
             let c = self.pure(cond.clone(), &mut after_body, span);
-            let br = self.node(NodeKind::Branch { cond: c, then: PENDING, els: PENDING }, span, after_body);
+            let br = self.node(
+                NodeKind::Branch {
+                    cond: c,
+                    then: PENDING,
+                    els: PENDING,
+                },
+                span,
+                after_body,
+            );
             (br, vec![Hole::Then(br)])
         } else {
             // The condition's calls, if any, are re-evaluated at each iteration.
             let mut ch = vec![Hole::Next(head)];
             let c = self.pure(cond.clone(), &mut ch, span);
-            let br = self.node(NodeKind::Branch { cond: c, then: PENDING, els: PENDING }, span, ch);
+            let br = self.node(
+                NodeKind::Branch {
+                    cond: c,
+                    then: PENDING,
+                    els: PENDING,
+                },
+                span,
+                ch,
+            );
             let mut after_body = self.stmts(body, vec![Hole::Then(br)]);
-            after_body.extend(std::mem::take(&mut self.loops.last_mut().expect("pushed above").continues));
+            after_body.extend(std::mem::take(
+                &mut self.loops.last_mut().expect("pushed above").continues,
+            ));
             (br, self.stmts(step, after_body))
         };
         for h in after_step {
@@ -462,15 +646,39 @@ impl<'p> Builder<'p> {
 
     /// `a && b` (`is_and`) or `a || b` where `b` has effects: `b` is evaluated only when
     /// C would evaluate it; the 0/1 result goes into a temporary.
-    fn short_circuit(&mut self, a: Expr, b: Expr, is_and: bool, holes: &mut Vec<Hole>, span: Span) -> Expr {
+    fn short_circuit(
+        &mut self,
+        a: Expr,
+        b: Expr,
+        is_and: bool,
+        holes: &mut Vec<Hole>,
+        span: Span,
+    ) -> Expr {
         let a = self.pure(a, holes, span);
         let t = self.temp(if is_and { "#and" } else { "#or" }, span);
-        let br = self.node(NodeKind::Branch { cond: a, then: PENDING, els: PENDING }, span, std::mem::take(holes));
-        let (mut eval, short) = if is_and { (vec![Hole::Then(br)], vec![Hole::Else(br)]) } else { (vec![Hole::Else(br)], vec![Hole::Then(br)]) };
+        let br = self.node(
+            NodeKind::Branch {
+                cond: a,
+                then: PENDING,
+                els: PENDING,
+            },
+            span,
+            std::mem::take(holes),
+        );
+        let (mut eval, short) = if is_and {
+            (vec![Hole::Then(br)], vec![Hole::Else(br)])
+        } else {
+            (vec![Hole::Else(br)], vec![Hole::Then(br)])
+        };
         let bv = self.pure(b, &mut eval, span);
         let nonzero = Expr::Cmp(CmpOp::Ne, Box::new(bv), Box::new(Expr::int(0)));
         let mut out = self.assign(vec![t], vec![nonzero], span, eval);
-        out.extend(self.assign(vec![t], vec![Expr::int(if is_and { 0 } else { 1 })], span, short));
+        out.extend(self.assign(
+            vec![t],
+            vec![Expr::int(if is_and { 0 } else { 1 })],
+            span,
+            short,
+        ));
         *holes = out;
         Expr::Var(t)
     }
@@ -481,7 +689,11 @@ pub(crate) fn range_cond(range: Range, v: VarId) -> Option<Expr> {
     let x = || Box::new(Expr::Var(v));
     match range {
         Range::Any => None,
-        Range::NonNegative => Some(Expr::Cmp(CmpOp::Ge, x(), Box::new(Expr::Const(BigInt::from(0))))),
+        Range::NonNegative => Some(Expr::Cmp(
+            CmpOp::Ge,
+            x(),
+            Box::new(Expr::Const(BigInt::from(0))),
+        )),
         Range::Bool => Some(Expr::And(
             Box::new(Expr::Cmp(CmpOp::Ge, x(), Box::new(Expr::int(0)))),
             Box::new(Expr::Cmp(CmpOp::Le, x(), Box::new(Expr::int(1)))),

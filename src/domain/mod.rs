@@ -42,7 +42,13 @@ pub trait RelDomain {
     fn summarize(&mut self, cfg: &Cfg, f: &Self::Fact, p: ProcId) -> Vec<Self::Fact>;
 
     /// Facts at the return point of `call` from caller fact `f` and callee summary `s`.
-    fn apply_summary(&mut self, cfg: &Cfg, f: &Self::Fact, s: &Self::Fact, call: NodeId) -> Vec<Self::Fact>;
+    fn apply_summary(
+        &mut self,
+        cfg: &Cfg,
+        f: &Self::Fact,
+        s: &Self::Fact,
+        call: NodeId,
+    ) -> Vec<Self::Fact>;
 
     /// Forget the values of `vars` (current copies), e.g. dead variables.
     fn forget(&mut self, f: &Self::Fact, vars: &[VarId]) -> Self::Fact;

@@ -46,7 +46,9 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
                 NodeKind::ArrayInit { values, .. } => {
                     values.iter().flatten().for_each(|e| uses(e, &mut inn));
                 }
-                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => uses(cond, &mut inn),
+                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
+                    uses(cond, &mut inn)
+                }
                 NodeKind::Call { args, .. } => args.iter().for_each(|e| uses(e, &mut inn)),
                 NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop => {}
             }

@@ -82,7 +82,11 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_steps: 200_000, max_facts: 100_000, deadline: None }
+        Budget {
+            max_steps: 200_000,
+            max_facts: 100_000,
+            deadline: None,
+        }
     }
 }
 
@@ -149,7 +153,12 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         let dead = cfg
             .nodes
             .iter_enumerated()
-            .map(|(n, _)| cfg.in_scope(n).into_iter().filter(|v| !live[n].contains(v)).collect())
+            .map(|(n, _)| {
+                cfg.in_scope(n)
+                    .into_iter()
+                    .filter(|v| !live[n].contains(v))
+                    .collect()
+            })
             .collect();
         Engine {
             cfg,
@@ -205,14 +214,25 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     /// Add a fact at `n` unless it is entailed by the facts already there. Returns its id
     /// if it was added.
     fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
-        let fact = if n == ERROR_NODE || self.dead[n].is_empty() { fact } else { self.dom.forget(&fact, &self.dead[n]) };
-        let existing: Vec<&D::Fact> = self.t.at_node[n].iter().map(|id| &self.t.facts[id.0 as usize].fact).collect();
+        let fact = if n == ERROR_NODE || self.dead[n].is_empty() {
+            fact
+        } else {
+            self.dom.forget(&fact, &self.dead[n])
+        };
+        let existing: Vec<&D::Fact> = self.t.at_node[n]
+            .iter()
+            .map(|id| &self.t.facts[id.0 as usize].fact)
+            .collect();
         if !existing.is_empty() && self.dom.entailed(&fact, &existing) {
             self.t.stats.entailed += 1;
             return None;
         }
         let id = FactId(self.t.facts.len() as u32);
-        self.t.facts.push(FactRec { node: n, fact, origin });
+        self.t.facts.push(FactRec {
+            node: n,
+            fact,
+            origin,
+        });
         self.t.at_node[n].push(id);
         self.t.stats.facts += 1;
         self.worklist.insert((self.rank[n], id));
@@ -226,7 +246,9 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         let fact = self.t.facts[id.0 as usize].fact.clone();
         match &cfg.nodes[n].kind {
             NodeKind::Error | NodeKind::Stop => None,
-            NodeKind::Call { proc, ret_point, .. } => {
+            NodeKind::Call {
+                proc, ret_point, ..
+            } => {
                 let (proc, ret_point) = (*proc, *ret_point);
                 self.callers[proc].push(id);
                 let entry = cfg.procs[proc].entry;
@@ -244,7 +266,8 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             NodeKind::Exit => {
                 let p = cfg.nodes[n].proc.expect("exit nodes belong to procedures");
                 for s in self.dom.summarize(cfg, &fact, p) {
-                    let existing: Vec<&D::Fact> = self.t.summaries[p].iter().map(|(f, _)| f).collect();
+                    let existing: Vec<&D::Fact> =
+                        self.t.summaries[p].iter().map(|(f, _)| f).collect();
                     if !existing.is_empty() && self.dom.entailed(&s, &existing) {
                         self.t.stats.entailed += 1;
                         continue;

@@ -11,7 +11,9 @@ pub(super) fn rpo_rank(cfg: &Cfg) -> IndexVec<NodeId, u32> {
     let mut post = Vec::with_capacity(n);
     let succ = |v: NodeId| -> Vec<NodeId> {
         match &cfg.nodes[v].kind {
-            NodeKind::Call { proc, ret_point, .. } => vec![cfg.procs[*proc].entry, *ret_point],
+            NodeKind::Call {
+                proc, ret_point, ..
+            } => vec![cfg.procs[*proc].entry, *ret_point],
             NodeKind::Exit => vec![],
             _ => cfg.succs(v),
         }

@@ -228,10 +228,16 @@ impl Expr {
         f(self);
         match self {
             Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..) => {}
-            Expr::Read(_, e) | Expr::Scale(_, e) | Expr::Div(e, _) | Expr::Mod(e, _) | Expr::Not(e) => {
-                e.visit(f)
-            }
-            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+            Expr::Read(_, e)
+            | Expr::Scale(_, e)
+            | Expr::Div(e, _)
+            | Expr::Mod(e, _)
+            | Expr::Not(e) => e.visit(f),
+            Expr::Add(a, b)
+            | Expr::Sub(a, b)
+            | Expr::Cmp(_, a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b) => {
                 a.visit(f);
                 b.visit(f);
             }
@@ -246,6 +252,7 @@ impl Expr {
     /// Rebuild the expression bottom-up, replacing each node by `f(node)` after its
     /// children have been rewritten.
     pub fn map_bottom_up(self, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+        #[allow(clippy::boxed_local)]
         fn b(e: Box<Expr>, f: &mut dyn FnMut(Expr) -> Expr) -> Box<Expr> {
             Box::new(e.map_bottom_up(f))
         }
@@ -262,7 +269,9 @@ impl Expr {
             Expr::And(x, y) => Expr::And(b(x, f), b(y, f)),
             Expr::Or(x, y) => Expr::Or(b(x, f), b(y, f)),
             Expr::Cond(c, x, y) => Expr::Cond(b(c, f), b(x, f), b(y, f)),
-            Expr::Call(p, args, s) => Expr::Call(p, args.into_iter().map(|a| a.map_bottom_up(f)).collect(), s),
+            Expr::Call(p, args, s) => {
+                Expr::Call(p, args.into_iter().map(|a| a.map_bottom_up(f)).collect(), s)
+            }
         };
         f(e)
     }

@@ -128,9 +128,13 @@ impl Resolver {
             None => {
                 let first = p.items.first().map(item_span).unwrap_or(p.span);
                 r.errors.push(
-                    err(DiagKind::Structure, Span::new(first.start as usize, first.start as usize + 1), "no `main` procedure")
-                        .with_label("the program starts here")
-                        .with_help("define `int main() { ... }` or `void main() { ... }`"),
+                    err(
+                        DiagKind::Structure,
+                        Span::new(first.start as usize, first.start as usize + 1),
+                        "no `main` procedure",
+                    )
+                    .with_label("the program starts here")
+                    .with_help("define `int main() { ... }` or `void main() { ... }`"),
                 );
                 ProcId(0)
             }
@@ -165,8 +169,12 @@ impl Resolver {
                     }
                     if self.sigs.contains_key(&name.name) {
                         self.errors.push(
-                            err(DiagKind::Redeclared, name.span, format!("procedure `{}` is defined twice", name.name))
-                                .with_label("second definition"),
+                            err(
+                                DiagKind::Redeclared,
+                                name.span,
+                                format!("procedure `{}` is defined twice", name.name),
+                            )
+                            .with_label("second definition"),
                         );
                         continue;
                     }
@@ -175,17 +183,24 @@ impl Resolver {
                         formals: Vec::new(),
                         locals: Vec::new(),
                         arrays: Vec::new(),
-                        returns_value: !matches!(f.proto.ret, ast::Ty::Void) || f.proto.ret_pointer > 0,
+                        returns_value: !matches!(f.proto.ret, ast::Ty::Void)
+                            || f.proto.ret_pointer > 0,
                         body: Vec::new(),
                         span: f.proto.span,
                     });
                     self.sigs.insert(
                         name.name.clone(),
-                        ProcSig { id, arity: f.proto.params.len(), returns_value: self.procs[id].returns_value },
+                        ProcSig {
+                            id,
+                            arity: f.proto.params.len(),
+                            returns_value: self.procs[id].returns_value,
+                        },
                     );
                 }
                 Item::Proto(pr) => {
-                    self.externs.entry(pr.name.name.clone()).or_insert(pr.name.span);
+                    self.externs
+                        .entry(pr.name.name.clone())
+                        .or_insert(pr.name.span);
                 }
                 _ => {}
             }
@@ -202,8 +217,12 @@ impl Resolver {
         let scope = self.scopes.last_mut().expect("scope stack is never empty");
         if scope.contains_key(&name.name) {
             self.errors.push(
-                err(DiagKind::Redeclared, name.span, format!("`{}` is declared twice in the same scope", name.name))
-                    .with_label("redeclared here"),
+                err(
+                    DiagKind::Redeclared,
+                    name.span,
+                    format!("`{}` is declared twice in the same scope", name.name),
+                )
+                .with_label("redeclared here"),
             );
             return;
         }
@@ -211,11 +230,18 @@ impl Resolver {
     }
 
     fn new_var(&mut self, name: &str, kind: VarKind, range: Range, span: Span) -> VarId {
-        let v = self.vars.push(VarInfo { name: name.to_string(), kind, range, span });
+        let v = self.vars.push(VarInfo {
+            name: name.to_string(),
+            kind,
+            range,
+            span,
+        });
         if let Some(p) = self.cur {
             match kind {
                 VarKind::Formal(_) => self.procs[p].formals.push(v),
-                VarKind::Local(_) | VarKind::Temp(_) | VarKind::ArraySize(_) => self.procs[p].locals.push(v),
+                VarKind::Local(_) | VarKind::Temp(_) | VarKind::ArraySize(_) => {
+                    self.procs[p].locals.push(v)
+                }
                 _ => {}
             }
         }
@@ -234,11 +260,16 @@ impl Resolver {
                 }
             }
             ast::Ty::Void => {
-                self.errors.push(err(DiagKind::Type, span, "a variable cannot have type `void`"));
+                self.errors.push(err(
+                    DiagKind::Type,
+                    span,
+                    "a variable cannot have type `void`",
+                ));
                 Range::Any
             }
             ast::Ty::Unsupported { spelling } => {
-                self.unsupported.push(Unsupported::new(format!("type `{spelling}`"), span));
+                self.unsupported
+                    .push(Unsupported::new(format!("type `{spelling}`"), span));
                 Range::Any
             }
         }
@@ -250,7 +281,8 @@ impl Resolver {
         let range = self.ty_range(&d.ty, d.span);
         for v in &d.vars {
             if v.pointer > 0 {
-                self.unsupported.push(Unsupported::new("pointer variable", v.name.span));
+                self.unsupported
+                    .push(Unsupported::new("pointer variable", v.name.span));
             }
             if v.dims.is_empty() {
                 let id = self.new_var(&v.name.name, VarKind::Global, range, v.name.span);
@@ -259,13 +291,19 @@ impl Resolver {
                     None => None,
                     Some(ast::Init::Expr(e)) => Some(self.pure_expr(e)),
                     Some(ast::Init::List(_, span)) => {
-                        self.errors.push(err(DiagKind::Type, *span, "a scalar cannot have an initialiser list"));
+                        self.errors.push(err(
+                            DiagKind::Type,
+                            *span,
+                            "a scalar cannot have an initialiser list",
+                        ));
                         None
                     }
                 };
                 self.globals.push((id, init));
             } else {
-                let Some((size, init, _)) = self.array_shape(v, true) else { continue };
+                let Some((size, init, _)) = self.array_shape(v, true) else {
+                    continue;
+                };
                 let id = self.arrays.push(ArrayInfo {
                     name: v.name.name.clone(),
                     proc: None,
@@ -282,15 +320,26 @@ impl Resolver {
     /// The size and initialiser of an array declarator, and for a VLA its resolved size
     /// expression. `None` after an error.
     #[allow(clippy::type_complexity)]
-    fn array_shape(&mut self, v: &ast::VarDecl, global: bool) -> Option<(ArraySize, Option<Vec<Expr>>, Option<Expr>)> {
+    fn array_shape(
+        &mut self,
+        v: &ast::VarDecl,
+        global: bool,
+    ) -> Option<(ArraySize, Option<Vec<Expr>>, Option<Expr>)> {
         if v.dims.len() > 1 {
-            self.unsupported.push(Unsupported::new("multi-dimensional array", v.name.span));
+            self.unsupported
+                .push(Unsupported::new("multi-dimensional array", v.name.span));
         }
         let init = match &v.init {
             None => None,
-            Some(ast::Init::List(es, _)) => Some(es.iter().map(|e| self.pure_expr(e)).collect::<Vec<_>>()),
+            Some(ast::Init::List(es, _)) => {
+                Some(es.iter().map(|e| self.pure_expr(e)).collect::<Vec<_>>())
+            }
             Some(ast::Init::Expr(e)) => {
-                self.errors.push(err(DiagKind::Type, e.span, "an array needs an initialiser list `{...}`"));
+                self.errors.push(err(
+                    DiagKind::Type,
+                    e.span,
+                    "an array needs an initialiser list `{...}`",
+                ));
                 None
             }
         };
@@ -298,7 +347,10 @@ impl Resolver {
             None => match &init {
                 Some(es) if !es.is_empty() => ArraySize::Const(es.len() as u64),
                 _ => {
-                    self.errors.push(err(DiagKind::BadConstant, v.name.span, "array size missing").with_help("write the size, e.g. `int a[10];`"));
+                    self.errors.push(
+                        err(DiagKind::BadConstant, v.name.span, "array size missing")
+                            .with_help("write the size, e.g. `int a[10];`"),
+                    );
                     return None;
                 }
             },
@@ -308,24 +360,41 @@ impl Resolver {
                     Some(n) if n.is_positive() => match n.to_u64() {
                         Some(n) if n <= (1u64 << 40) => ArraySize::Const(n),
                         _ => {
-                            self.errors.push(err(DiagKind::BadConstant, e.span, "array size is too large"));
+                            self.errors.push(err(
+                                DiagKind::BadConstant,
+                                e.span,
+                                "array size is too large",
+                            ));
                             return None;
                         }
                     },
                     Some(_) => {
                         self.errors.push(
-                            err(DiagKind::BadConstant, e.span, "array size must be a positive integer")
-                                .with_label("not positive"),
+                            err(
+                                DiagKind::BadConstant,
+                                e.span,
+                                "array size must be a positive integer",
+                            )
+                            .with_label("not positive"),
                         );
                         return None;
                     }
                     None if global => {
-                        self.errors.push(err(DiagKind::BadConstant, e.span, "a global array needs a constant size"));
+                        self.errors.push(err(
+                            DiagKind::BadConstant,
+                            e.span,
+                            "a global array needs a constant size",
+                        ));
                         return None;
                     }
                     None => {
                         let p = self.cur.expect("local arrays are inside procedures");
-                        let sv = self.new_var(&format!("{}#size", v.name.name), VarKind::ArraySize(p), Range::Any, e.span);
+                        let sv = self.new_var(
+                            &format!("{}#size", v.name.name),
+                            VarKind::ArraySize(p),
+                            Range::Any,
+                            e.span,
+                        );
                         return Some((ArraySize::Dynamic(sv), init, Some(size)));
                     }
                 }
@@ -333,7 +402,11 @@ impl Resolver {
         };
         if let (ArraySize::Const(n), Some(es)) = (&size, &init) {
             if es.len() as u64 > *n {
-                self.errors.push(err(DiagKind::BadConstant, v.span, format!("too many initialisers for an array of size {n}")));
+                self.errors.push(err(
+                    DiagKind::BadConstant,
+                    v.span,
+                    format!("too many initialisers for an array of size {n}"),
+                ));
             }
         }
         Some((size, init, None))
@@ -344,7 +417,8 @@ impl Resolver {
         let range = self.ty_range(&d.ty, d.span);
         for v in &d.vars {
             if v.pointer > 0 {
-                self.unsupported.push(Unsupported::new("pointer variable", v.name.span));
+                self.unsupported
+                    .push(Unsupported::new("pointer variable", v.name.span));
             }
             if v.dims.is_empty() {
                 // The initialiser is resolved before the name is in scope (`int x = x;`
@@ -354,7 +428,11 @@ impl Resolver {
                     None => None,
                     Some(ast::Init::Expr(e)) => Some(self.expr(e)),
                     Some(ast::Init::List(_, span)) => {
-                        self.errors.push(err(DiagKind::Type, *span, "a scalar cannot have an initialiser list"));
+                        self.errors.push(err(
+                            DiagKind::Type,
+                            *span,
+                            "a scalar cannot have an initialiser list",
+                        ));
                         None
                     }
                 };
@@ -366,12 +444,24 @@ impl Resolver {
                 };
                 out.push(Stmt { kind, span: v.span });
             } else {
-                let Some((size, init, size_expr)) = self.array_shape(v, false) else { continue };
-                let id = self.arrays.push(ArrayInfo { name: v.name.name.clone(), proc: Some(p), size, range, span: v.name.span });
+                let Some((size, init, size_expr)) = self.array_shape(v, false) else {
+                    continue;
+                };
+                let id = self.arrays.push(ArrayInfo {
+                    name: v.name.name.clone(),
+                    proc: Some(p),
+                    size,
+                    range,
+                    span: v.name.span,
+                });
                 self.procs[p].arrays.push(id);
                 self.declare(&v.name, Sym::Array(id));
                 out.push(Stmt {
-                    kind: StmtKind::ArrayDecl { array: id, size: size_expr, init },
+                    kind: StmtKind::ArrayDecl {
+                        array: id,
+                        size: size_expr,
+                        init,
+                    },
                     span: v.span,
                 });
             }
@@ -381,7 +471,9 @@ impl Resolver {
     // ----- procedures -----
 
     fn func(&mut self, f: &ast::FuncDef) {
-        let Some(sig) = self.sigs.get(&f.proto.name.name) else { return };
+        let Some(sig) = self.sigs.get(&f.proto.name.name) else {
+            return;
+        };
         let p = sig.id;
         if self.procs[p].span != f.proto.span {
             return; // a duplicate definition, already reported
@@ -390,19 +482,30 @@ impl Resolver {
         self.labels.clear();
         self.scopes.push(BTreeMap::new());
         if f.proto.variadic {
-            self.unsupported.push(Unsupported::new("variadic procedure", f.proto.name.span));
+            self.unsupported
+                .push(Unsupported::new("variadic procedure", f.proto.name.span));
         }
         if f.proto.ret_pointer > 0 {
-            self.unsupported.push(Unsupported::new("procedure returning a pointer", f.proto.name.span));
+            self.unsupported.push(Unsupported::new(
+                "procedure returning a pointer",
+                f.proto.name.span,
+            ));
         } else if let ast::Ty::Unsupported { spelling } = &f.proto.ret {
-            self.unsupported.push(Unsupported::new(format!("return type `{spelling}`"), f.proto.span));
+            self.unsupported.push(Unsupported::new(
+                format!("return type `{spelling}`"),
+                f.proto.span,
+            ));
         }
         for prm in &f.proto.params {
             let range = self.ty_range(&prm.ty, prm.span);
             if prm.pointer > 0 || prm.is_array {
-                self.unsupported.push(Unsupported::new("pointer or array parameter", prm.span));
+                self.unsupported
+                    .push(Unsupported::new("pointer or array parameter", prm.span));
             }
-            let name = prm.name.clone().unwrap_or(ast::Ident { name: format!("#arg{}", self.procs[p].formals.len()), span: prm.span });
+            let name = prm.name.clone().unwrap_or(ast::Ident {
+                name: format!("#arg{}", self.procs[p].formals.len()),
+                span: prm.span,
+            });
             let v = self.new_var(&name.name, VarKind::Formal(p), range, name.span);
             self.declare(&name, Sym::Var(v));
         }
@@ -454,7 +557,12 @@ impl Resolver {
                     // `a = b = e` chains: do the inner assignment first.
                     let mut value = &rhs[0];
                     let mut chain = Vec::new();
-                    while let ExprKind::Assign { lhs: inner, op: AssignOp::Set, rhs: v } = &value.kind {
+                    while let ExprKind::Assign {
+                        lhs: inner,
+                        op: AssignOp::Set,
+                        rhs: v,
+                    } = &value.kind
+                    {
                         chain.push(inner.as_ref());
                         value = v;
                     }
@@ -476,7 +584,11 @@ impl Resolver {
                     let e = self.expr(&rhs[0]);
                     push(out, assign_or_call(target, e));
                 } else {
-                    let pairs = lhs.iter().zip(rhs).map(|(l, r)| (self.lvalue(l), self.expr(r))).collect();
+                    let pairs = lhs
+                        .iter()
+                        .zip(rhs)
+                        .map(|(l, r)| (self.lvalue(l), self.expr(r)))
+                        .collect();
                     push(out, StmtKind::Assign(pairs));
                 }
             }
@@ -499,7 +611,11 @@ impl Resolver {
                 let target = self.lvalue(lhs);
                 let cur = self.expr(lhs);
                 let one = Box::new(Expr::int(1));
-                let e = if *inc { Expr::Add(Box::new(cur), one) } else { Expr::Sub(Box::new(cur), one) };
+                let e = if *inc {
+                    Expr::Add(Box::new(cur), one)
+                } else {
+                    Expr::Sub(Box::new(cur), one)
+                };
                 push(out, StmtKind::Assign(vec![(target, e)]));
             }
             ast::StmtKind::Expr(e) => self.expr_stmt(e, out),
@@ -514,22 +630,46 @@ impl Resolver {
                 self.loop_depth += 1;
                 let b = self.sub(body);
                 self.loop_depth -= 1;
-                push(out, StmtKind::Loop { cond: c, body: b, step: Vec::new(), do_while: false });
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: Vec::new(),
+                        do_while: false,
+                    },
+                );
             }
             ast::StmtKind::DoWhile { body, cond } => {
                 self.loop_depth += 1;
                 let b = self.sub(body);
                 self.loop_depth -= 1;
                 let c = self.expr(cond);
-                push(out, StmtKind::Loop { cond: c, body: b, step: Vec::new(), do_while: true });
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: Vec::new(),
+                        do_while: true,
+                    },
+                );
             }
-            ast::StmtKind::For { init, cond, step, body } => {
+            ast::StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
                 self.scopes.push(BTreeMap::new());
                 let mut stmts = Vec::new();
                 if let Some(i) = init {
                     self.flat_stmt(i, &mut stmts);
                 }
-                let c = cond.as_ref().map(|c| self.expr(c)).unwrap_or_else(|| Expr::int(1));
+                let c = cond
+                    .as_ref()
+                    .map(|c| self.expr(c))
+                    .unwrap_or_else(|| Expr::int(1));
                 self.loop_depth += 1;
                 let b = self.sub(body);
                 self.loop_depth -= 1;
@@ -538,13 +678,29 @@ impl Resolver {
                     self.flat_stmt(x, &mut st);
                 }
                 self.scopes.pop();
-                stmts.push(Stmt { kind: StmtKind::Loop { cond: c, body: b, step: st, do_while: false }, span });
+                stmts.push(Stmt {
+                    kind: StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: st,
+                        do_while: false,
+                    },
+                    span,
+                });
                 push(out, StmtKind::Block(stmts));
             }
             ast::StmtKind::Break | ast::StmtKind::Continue => {
                 if self.loop_depth == 0 {
-                    let what = if matches!(s.kind, ast::StmtKind::Break) { "break" } else { "continue" };
-                    self.errors.push(err(DiagKind::Structure, span, format!("`{what}` outside a loop")));
+                    let what = if matches!(s.kind, ast::StmtKind::Break) {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    self.errors.push(err(
+                        DiagKind::Structure,
+                        span,
+                        format!("`{what}` outside a loop"),
+                    ));
                 } else if matches!(s.kind, ast::StmtKind::Break) {
                     push(out, StmtKind::Break);
                 } else {
@@ -555,7 +711,14 @@ impl Resolver {
                 let p = self.cur.expect("statements are inside procedures");
                 let v = e.as_ref().map(|e| self.expr(e));
                 if v.is_some() && !self.procs[p].returns_value {
-                    self.errors.push(err(DiagKind::Type, span, format!("`{}` returns `void` but this returns a value", self.procs[p].name)));
+                    self.errors.push(err(
+                        DiagKind::Type,
+                        span,
+                        format!(
+                            "`{}` returns `void` but this returns a value",
+                            self.procs[p].name
+                        ),
+                    ));
                 }
                 push(out, StmtKind::Return(v));
             }
@@ -567,13 +730,31 @@ impl Resolver {
             ast::StmtKind::Labeled { label, stmt } => {
                 if let Some(prev) = self.labels.insert(label.name.clone(), label.span) {
                     if prev != label.span {
-                        self.errors.push(err(DiagKind::Structure, label.span, format!("label `{}` is defined twice", label.name)));
+                        self.errors.push(err(
+                            DiagKind::Structure,
+                            label.span,
+                            format!("label `{}` is defined twice", label.name),
+                        ));
                     }
                 }
                 let mut inner = Vec::new();
                 self.stmt(stmt, &mut inner);
-                let inner = if inner.len() == 1 { inner.pop().expect("one statement") } else { Stmt { kind: StmtKind::Block(inner), span: stmt.span } };
-                push(out, StmtKind::Label { name: label.name.clone(), is_error: label.name == "ERROR", stmt: Box::new(inner) });
+                let inner = if inner.len() == 1 {
+                    inner.pop().expect("one statement")
+                } else {
+                    Stmt {
+                        kind: StmtKind::Block(inner),
+                        span: stmt.span,
+                    }
+                };
+                push(
+                    out,
+                    StmtKind::Label {
+                        name: label.name.clone(),
+                        is_error: label.name == "ERROR",
+                        stmt: Box::new(inner),
+                    },
+                );
             }
             ast::StmtKind::Goto(l) => {
                 self.unsupported.push(Unsupported::new("goto", l.span));
@@ -599,7 +780,15 @@ impl Resolver {
                 Some(Builtin::Stop) => push(out, StmtKind::Stop),
                 Some(Builtin::Assert) | Some(Builtin::Assume) => {
                     if args.len() != 1 {
-                        self.errors.push(err(DiagKind::Arity, func.span, format!("`{}` takes 1 argument but {} were given", func.name, args.len())));
+                        self.errors.push(err(
+                            DiagKind::Arity,
+                            func.span,
+                            format!(
+                                "`{}` takes 1 argument but {} were given",
+                                func.name,
+                                args.len()
+                            ),
+                        ));
                         return;
                     }
                     let c = self.expr(&args[0]);
@@ -613,16 +802,38 @@ impl Resolver {
                 Some(Builtin::Nondet(_)) => {}
                 None => {
                     if let Expr::Call(proc, args, _) = self.call_expr(func, args, span, false) {
-                        push(out, StmtKind::Call { dest: None, proc, args });
+                        push(
+                            out,
+                            StmtKind::Call {
+                                dest: None,
+                                proc,
+                                args,
+                            },
+                        );
                     } // else: an external call, already reported
                 }
             },
             ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
                 // `x = e` nested in parentheses etc.: treat like the statement.
                 let stmt = match &e.kind {
-                    ExprKind::Assign { lhs, op: AssignOp::Set, rhs } => ast::StmtKind::Assign { lhs: vec![(**lhs).clone()], rhs: vec![(**rhs).clone()] },
-                    ExprKind::Assign { lhs, op, rhs } => ast::StmtKind::CompoundAssign { lhs: (**lhs).clone(), op: *op, rhs: (**rhs).clone() },
-                    ExprKind::IncDec { e: x, inc, prefix } => ast::StmtKind::IncDec { lhs: (**x).clone(), inc: *inc, prefix: *prefix },
+                    ExprKind::Assign {
+                        lhs,
+                        op: AssignOp::Set,
+                        rhs,
+                    } => ast::StmtKind::Assign {
+                        lhs: vec![(**lhs).clone()],
+                        rhs: vec![(**rhs).clone()],
+                    },
+                    ExprKind::Assign { lhs, op, rhs } => ast::StmtKind::CompoundAssign {
+                        lhs: (**lhs).clone(),
+                        op: *op,
+                        rhs: (**rhs).clone(),
+                    },
+                    ExprKind::IncDec { e: x, inc, prefix } => ast::StmtKind::IncDec {
+                        lhs: (**x).clone(),
+                        inc: *inc,
+                        prefix: *prefix,
+                    },
                     _ => unreachable_set(),
                 };
                 self.stmt(&ast::Stmt::new(stmt, span), out);
@@ -642,9 +853,19 @@ impl Resolver {
         }
     }
 
-    fn make_symbolic(&mut self, func: &ast::Ident, args: &[ast::Expr], out: &mut Vec<Stmt>, span: Span) {
+    fn make_symbolic(
+        &mut self,
+        func: &ast::Ident,
+        args: &[ast::Expr],
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) {
         let Some(first) = args.first() else {
-            self.errors.push(err(DiagKind::Arity, func.span, "`klee_make_symbolic` needs the object as first argument"));
+            self.errors.push(err(
+                DiagKind::Arity,
+                func.span,
+                "`klee_make_symbolic` needs the object as first argument",
+            ));
             return;
         };
         let target = match &first.kind {
@@ -653,11 +874,24 @@ impl Resolver {
         };
         match &target.kind {
             ExprKind::Var(id) => match self.lookup(&id.name) {
-                Some(Sym::Var(v)) => out.push(Stmt { kind: StmtKind::Havoc(v), span }),
-                Some(Sym::Array(a)) => out.push(Stmt { kind: StmtKind::ArrayHavoc(a), span }),
-                None => self.errors.push(err(DiagKind::Undeclared, id.span, format!("`{}` is not declared", id.name))),
+                Some(Sym::Var(v)) => out.push(Stmt {
+                    kind: StmtKind::Havoc(v),
+                    span,
+                }),
+                Some(Sym::Array(a)) => out.push(Stmt {
+                    kind: StmtKind::ArrayHavoc(a),
+                    span,
+                }),
+                None => self.errors.push(err(
+                    DiagKind::Undeclared,
+                    id.span,
+                    format!("`{}` is not declared", id.name),
+                )),
             },
-            _ => self.unsupported.push(Unsupported::new("klee_make_symbolic on something other than a variable or array", first.span)),
+            _ => self.unsupported.push(Unsupported::new(
+                "klee_make_symbolic on something other than a variable or array",
+                first.span,
+            )),
         }
     }
 
@@ -668,7 +902,14 @@ impl Resolver {
             ExprKind::Var(id) => match self.lookup(&id.name) {
                 Some(Sym::Var(v)) => LValue::Var(v),
                 Some(Sym::Array(_)) => {
-                    self.errors.push(err(DiagKind::Type, id.span, format!("cannot assign to array `{}` as a whole", id.name)).with_help("assign its elements, e.g. `a[i] = e;`"));
+                    self.errors.push(
+                        err(
+                            DiagKind::Type,
+                            id.span,
+                            format!("cannot assign to array `{}` as a whole", id.name),
+                        )
+                        .with_help("assign its elements, e.g. `a[i] = e;`"),
+                    );
                     LValue::Var(self.ret)
                 }
                 None => {
@@ -684,11 +925,15 @@ impl Resolver {
                 }
             }
             ExprKind::Deref(_) => {
-                self.unsupported.push(Unsupported::new("pointer dereference", e.span));
+                self.unsupported
+                    .push(Unsupported::new("pointer dereference", e.span));
                 LValue::Var(self.ret)
             }
             _ => {
-                self.errors.push(err(DiagKind::Type, e.span, "this cannot be assigned to").with_help("assign to a variable or an array element"));
+                self.errors.push(
+                    err(DiagKind::Type, e.span, "this cannot be assigned to")
+                        .with_help("assign to a variable or an array element"),
+                );
                 LValue::Var(self.ret)
             }
         }
@@ -699,7 +944,14 @@ impl Resolver {
             ExprKind::Var(id) => match self.lookup(&id.name) {
                 Some(Sym::Array(a)) => Some(a),
                 Some(Sym::Var(_)) => {
-                    self.errors.push(err(DiagKind::Type, id.span, format!("`{}` is not an array", id.name)).with_label("a scalar is indexed here"));
+                    self.errors.push(
+                        err(
+                            DiagKind::Type,
+                            id.span,
+                            format!("`{}` is not an array", id.name),
+                        )
+                        .with_label("a scalar is indexed here"),
+                    );
                     None
                 }
                 None => {
@@ -708,11 +960,17 @@ impl Resolver {
                 }
             },
             ExprKind::Index { .. } => {
-                self.unsupported.push(Unsupported::new("multi-dimensional array access", base.span));
+                self.unsupported.push(Unsupported::new(
+                    "multi-dimensional array access",
+                    base.span,
+                ));
                 None
             }
             _ => {
-                self.unsupported.push(Unsupported::new("indexing something other than an array name", base.span));
+                self.unsupported.push(Unsupported::new(
+                    "indexing something other than an array name",
+                    base.span,
+                ));
                 None
             }
         }
@@ -722,7 +980,11 @@ impl Resolver {
     fn pure_expr(&mut self, e: &ast::Expr) -> Expr {
         let r = self.expr(e);
         if r.has_effects() && self.cur.is_none() {
-            self.errors.push(err(DiagKind::Structure, e.span, "a global initialiser cannot call procedures"));
+            self.errors.push(err(
+                DiagKind::Structure,
+                e.span,
+                "a global initialiser cannot call procedures",
+            ));
         }
         r
     }
@@ -733,7 +995,14 @@ impl Resolver {
             ExprKind::Var(id) => match self.lookup(&id.name) {
                 Some(Sym::Var(v)) => Expr::Var(v),
                 Some(Sym::Array(_)) => {
-                    self.errors.push(err(DiagKind::Type, id.span, format!("array `{}` used as a scalar", id.name)).with_help("read an element, e.g. `a[i]`"));
+                    self.errors.push(
+                        err(
+                            DiagKind::Type,
+                            id.span,
+                            format!("array `{}` used as a scalar", id.name),
+                        )
+                        .with_help("read an element, e.g. `a[i]`"),
+                    );
                     Expr::Undef
                 }
                 None if id.name == "u" => Expr::Undef,
@@ -759,7 +1028,8 @@ impl Resolver {
                     UnOp::Plus => v,
                     UnOp::Not => Expr::Not(Box::new(v)),
                     UnOp::BitNot => {
-                        self.unsupported.push(Unsupported::new("bitwise operator `~`", e.span));
+                        self.unsupported
+                            .push(Unsupported::new("bitwise operator `~`", e.span));
                         Expr::Undef
                     }
                 }
@@ -778,16 +1048,19 @@ impl Resolver {
             ExprKind::Call { func, args } => self.call_expr(func, args, e.span, true),
             ExprKind::Cast { ty, pointer, e: x } => {
                 if *pointer > 0 || !matches!(ty, ast::Ty::Int { .. }) {
-                    self.unsupported.push(Unsupported::new("cast to a non-integer type", e.span));
+                    self.unsupported
+                        .push(Unsupported::new("cast to a non-integer type", e.span));
                 }
                 self.expr(x)
             }
             ExprKind::AddrOf(_) => {
-                self.unsupported.push(Unsupported::new("address-of `&`", e.span));
+                self.unsupported
+                    .push(Unsupported::new("address-of `&`", e.span));
                 Expr::Undef
             }
             ExprKind::Deref(_) => {
-                self.unsupported.push(Unsupported::new("pointer dereference", e.span));
+                self.unsupported
+                    .push(Unsupported::new("pointer dereference", e.span));
                 Expr::Undef
             }
             ExprKind::Sizeof(_) => {
@@ -795,28 +1068,40 @@ impl Resolver {
                 Expr::Undef
             }
             ExprKind::Str(_) => {
-                self.unsupported.push(Unsupported::new("string literal", e.span));
+                self.unsupported
+                    .push(Unsupported::new("string literal", e.span));
                 Expr::Undef
             }
             ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
-                self.unsupported.push(Unsupported::new("assignment inside an expression", e.span));
+                self.unsupported
+                    .push(Unsupported::new("assignment inside an expression", e.span));
                 Expr::Undef
             }
             ExprKind::Float(_) => {
-                self.unsupported.push(Unsupported::new("floating-point constant", e.span));
+                self.unsupported
+                    .push(Unsupported::new("floating-point constant", e.span));
                 Expr::Undef
             }
         }
     }
 
     /// A call; `want_value` when its result is used.
-    fn call_expr(&mut self, func: &ast::Ident, args: &[ast::Expr], span: Span, want_value: bool) -> Expr {
+    fn call_expr(
+        &mut self,
+        func: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        want_value: bool,
+    ) -> Expr {
         if let Some(b) = builtin(&func.name) {
             return match b {
                 Builtin::Nondet(Range::Any) => Expr::Undef,
                 Builtin::Nondet(r) => Expr::Nondet(r, span),
                 _ => {
-                    self.unsupported.push(Unsupported::new(format!("`{}` inside an expression", func.name), span));
+                    self.unsupported.push(Unsupported::new(
+                        format!("`{}` inside an expression", func.name),
+                        span,
+                    ));
                     Expr::Undef
                 }
             };
@@ -825,22 +1110,48 @@ impl Resolver {
         if let Some(sig) = self.sigs.get(&func.name).cloned() {
             if sig.arity != args.len() {
                 self.errors.push(
-                    err(DiagKind::Arity, func.span, format!("`{}` takes {} argument{} but {} were given", func.name, sig.arity, if sig.arity == 1 { "" } else { "s" }, args.len()))
-                        .with_label("wrong number of arguments"),
+                    err(
+                        DiagKind::Arity,
+                        func.span,
+                        format!(
+                            "`{}` takes {} argument{} but {} were given",
+                            func.name,
+                            sig.arity,
+                            if sig.arity == 1 { "" } else { "s" },
+                            args.len()
+                        ),
+                    )
+                    .with_label("wrong number of arguments"),
                 );
             }
             if want_value && !sig.returns_value {
-                self.errors.push(err(DiagKind::Type, func.span, format!("`{}` returns `void`; its value cannot be used", func.name)));
+                self.errors.push(err(
+                    DiagKind::Type,
+                    func.span,
+                    format!("`{}` returns `void`; its value cannot be used", func.name),
+                ));
             }
             return Expr::Call(sig.id, resolved, span);
         }
         if self.lookup(&func.name).is_some() {
-            self.errors.push(err(DiagKind::Type, func.span, format!("`{}` is not a procedure", func.name)));
+            self.errors.push(err(
+                DiagKind::Type,
+                func.span,
+                format!("`{}` is not a procedure", func.name),
+            ));
         } else if self.externs.contains_key(&func.name) {
-            self.unsupported.push(Unsupported::new(format!("call to external function `{}`", func.name), func.span));
+            self.unsupported.push(Unsupported::new(
+                format!("call to external function `{}`", func.name),
+                func.span,
+            ));
         } else {
             self.errors.push(
-                err(DiagKind::Undeclared, func.span, format!("call to undeclared procedure `{}`", func.name)).with_label("not declared"),
+                err(
+                    DiagKind::Undeclared,
+                    func.span,
+                    format!("call to undeclared procedure `{}`", func.name),
+                )
+                .with_label("not declared"),
             );
         }
         Expr::Undef
@@ -853,22 +1164,25 @@ impl Resolver {
         match op {
             BinOp::Add => fold2(a, b, |x, y| x + y, |a, b| Expr::Add(bx(a), bx(b))),
             BinOp::Sub => fold2(a, b, |x, y| x - y, |a, b| Expr::Sub(bx(a), bx(b))),
-            BinOp::Mul => match (const_value(&a), const_value(&b)) {
-                (Some(x), Some(y)) => Expr::Const(x * y),
-                (Some(x), None) => Expr::Scale(x, bx(b)),
-                (None, Some(y)) => Expr::Scale(y, bx(a)),
-                (None, None) => {
-                    self.errors.push(
+            BinOp::Mul => {
+                match (const_value(&a), const_value(&b)) {
+                    (Some(x), Some(y)) => Expr::Const(x * y),
+                    (Some(x), None) => Expr::Scale(x, bx(b)),
+                    (None, Some(y)) => Expr::Scale(y, bx(a)),
+                    (None, None) => {
+                        self.errors.push(
                         err(DiagKind::NonLinear, span, "product of two non-constant expressions is not linear")
                             .with_label("non-linear product")
                             .with_help("lpmc handles linear programs: one factor of `*` must be a constant"),
                     );
-                    Expr::Undef
+                        Expr::Undef
+                    }
                 }
-            },
+            }
             BinOp::Div | BinOp::Mod => match const_value(&b) {
                 Some(c) if c.is_zero() => {
-                    self.errors.push(err(DiagKind::BadConstant, rspan, "division by zero"));
+                    self.errors
+                        .push(err(DiagKind::BadConstant, rspan, "division by zero"));
                     Expr::Undef
                 }
                 Some(c) => {
@@ -881,16 +1195,27 @@ impl Resolver {
                     }
                     if op == BinOp::Div {
                         let d = Expr::Div(bx(a), c);
-                        if neg { Expr::Scale(BigInt::from(-1), bx(d)) } else { d }
+                        if neg {
+                            Expr::Scale(BigInt::from(-1), bx(d))
+                        } else {
+                            d
+                        }
                     } else {
                         Expr::Mod(bx(a), c) // C: the sign of `%` follows the dividend
                     }
                 }
                 None => {
                     self.errors.push(
-                        err(DiagKind::NonLinear, span, format!("`{}` by a non-constant is not linear", if op == BinOp::Div { "/" } else { "%" }))
-                            .with_label("non-constant divisor")
-                            .with_help("divide only by a constant"),
+                        err(
+                            DiagKind::NonLinear,
+                            span,
+                            format!(
+                                "`{}` by a non-constant is not linear",
+                                if op == BinOp::Div { "/" } else { "%" }
+                            ),
+                        )
+                        .with_label("non-constant divisor")
+                        .with_help("divide only by a constant"),
                     );
                     Expr::Undef
                 }
@@ -904,7 +1229,8 @@ impl Resolver {
             BinOp::And => Expr::And(bx(a), bx(b)),
             BinOp::Or => Expr::Or(bx(a), bx(b)),
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
-                self.unsupported.push(Unsupported::new("bitwise operator", span));
+                self.unsupported
+                    .push(Unsupported::new("bitwise operator", span));
                 Expr::Undef
             }
         }
@@ -916,7 +1242,12 @@ fn unreachable_set() -> ! {
 }
 
 fn undeclared(id: &ast::Ident) -> Diagnostic {
-    err(DiagKind::Undeclared, id.span, format!("`{}` is not declared", id.name)).with_label("not found in this scope")
+    err(
+        DiagKind::Undeclared,
+        id.span,
+        format!("`{}` is not declared", id.name),
+    )
+    .with_label("not found in this scope")
 }
 
 fn item_span(i: &Item) -> Span {
@@ -931,7 +1262,11 @@ fn item_span(i: &Item) -> Span {
 /// `dest = e` as an assignment, or as a call statement when `e` is a call.
 fn assign_or_call(dest: LValue, e: Expr) -> StmtKind {
     match e {
-        Expr::Call(proc, args, _) => StmtKind::Call { dest: Some(dest), proc, args },
+        Expr::Call(proc, args, _) => StmtKind::Call {
+            dest: Some(dest),
+            proc,
+            args,
+        },
         e => StmtKind::Assign(vec![(dest, e)]),
     }
 }
@@ -943,7 +1278,12 @@ fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
     }
 }
 
-fn fold2(a: Expr, b: Expr, f: impl Fn(BigInt, BigInt) -> BigInt, mk: impl Fn(Expr, Expr) -> Expr) -> Expr {
+fn fold2(
+    a: Expr,
+    b: Expr,
+    f: impl Fn(BigInt, BigInt) -> BigInt,
+    mk: impl Fn(Expr, Expr) -> Expr,
+) -> Expr {
     match (const_value(&a), const_value(&b)) {
         (Some(x), Some(y)) => Expr::Const(f(x, y)),
         _ => mk(a, b),
@@ -963,15 +1303,29 @@ pub fn const_value(e: &Expr) -> Option<BigInt> {
         Expr::Not(a) => BigInt::from(const_value(a)?.is_zero() as i64),
         Expr::And(a, b) => {
             let x = const_value(a)?;
-            if x.is_zero() { BigInt::zero() } else { BigInt::from(!const_value(b)?.is_zero() as i64) }
+            if x.is_zero() {
+                BigInt::zero()
+            } else {
+                BigInt::from(!const_value(b)?.is_zero() as i64)
+            }
         }
         Expr::Or(a, b) => {
             let x = const_value(a)?;
-            if !x.is_zero() { BigInt::from(1) } else { BigInt::from(!const_value(b)?.is_zero() as i64) }
+            if !x.is_zero() {
+                BigInt::from(1)
+            } else {
+                BigInt::from(!const_value(b)?.is_zero() as i64)
+            }
         }
         Expr::Cond(c, a, b) => {
-            if const_value(c)?.is_zero() { const_value(b)? } else { const_value(a)? }
+            if const_value(c)?.is_zero() {
+                const_value(b)?
+            } else {
+                const_value(a)?
+            }
         }
-        Expr::Var(_) | Expr::Undef | Expr::Read(..) | Expr::Call(..) | Expr::Nondet(..) => return None,
+        Expr::Var(_) | Expr::Undef | Expr::Read(..) | Expr::Call(..) | Expr::Nondet(..) => {
+            return None
+        }
     })
 }

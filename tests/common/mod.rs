@@ -29,13 +29,18 @@ pub fn sources(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             collect(&p, out);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i" | "lp")) {
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("c" | "i" | "lp")
+        ) {
             out.push(p);
         }
     }
@@ -45,7 +50,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 pub fn header(path: &Path, key: &str) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
     let prefix = format!("// {key}:");
-    text.lines().take(5).find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
+    text.lines()
+        .take(5)
+        .find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
 }
 
 /// The expected verdict of an SV-COMP task (`true` = safe) from its `.yml` beside it.
