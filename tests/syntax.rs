@@ -451,3 +451,75 @@ fn diagnostics() {
     let (_, _, m) = error_at("main() { }");
     assert!(m.starts_with("expected a type"), "{m}");
 }
+
+#[test]
+fn diagnostics_for_constructs_outside_the_grammar() {
+    let cases = [
+        (
+            "int main() { x &= 1; }",
+            (1, 16),
+            "compound assignment `&=` is not supported",
+        ),
+        (
+            "int main() { switch (x) { } }",
+            (1, 14),
+            "`switch` is not supported",
+        ),
+        (
+            "int a[2][2] = {{1, 2}, {3, 4}};",
+            (1, 16),
+            "nested or designated initialisers are not supported",
+        ),
+        (
+            "int main() { s.f = 1; }",
+            (1, 15),
+            "member access `.` is not supported",
+        ),
+        (
+            "int main() { x = 'ab'; }",
+            (1, 18),
+            "character literal may only contain one character",
+        ),
+        (
+            "int main() { x = 12abc; }",
+            (1, 18),
+            "invalid suffix `abc` on integer literal `12abc`",
+        ),
+        (
+            "int main() { L: }",
+            (1, 17),
+            "expected statement after label, found `}`",
+        ),
+        (
+            "int main() { do x++; (x); }",
+            (1, 22),
+            "expected `while` after the body of `do`, found `(`",
+        ),
+        (
+            "int main() { int x = 1 }",
+            (1, 23),
+            "expected `;` after declaration, found `}`",
+        ),
+        (
+            "extern int f(int x",
+            (1, 19),
+            "expected `,` or `)` in parameter list, found end of file",
+        ),
+    ];
+    for (text, at, message) in cases {
+        let (l, c, m) = error_at(text);
+        assert_eq!(m, message, "for {text:?}");
+        assert_eq!((l, c), at, "for {text:?}: {m}");
+    }
+    // The rendered diagnostic carries a label and, where useful, a help line.
+    let f = SourceFile::new("bad.c", "int main() {\n  x = 1\n}\n");
+    let d = parse(&f).err().unwrap_or_else(|| panic!("parsed"));
+    let r = d.render(&f);
+    assert!(
+        r.contains("--> bad.c:2:8") && r.contains("expected `;` here"),
+        "{r}"
+    );
+    let f = SourceFile::new("bad.c", "int main() { x, y = 1; }");
+    let r = parse(&f).err().map(|d| d.render(&f)).unwrap_or_default();
+    assert!(r.contains("help: a parallel assignment"), "{r}");
+}
