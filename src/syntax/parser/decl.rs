@@ -626,12 +626,13 @@ impl<'a> Ctx<'a> {
             let j = i.next();
             let span = self.span(start, j);
             if specs.tagged {
-                let what = self
-                    .text(span)
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("struct");
-                let what = format!("{what} declaration");
+                let keyword = self.toks[start.pos..i.pos]
+                    .iter()
+                    .find_map(|t| match t.tok {
+                        Tok::Kw(k @ (Kw::Struct | Kw::Union | Kw::Enum)) => Some(k.text()),
+                        _ => None,
+                    });
+                let what = format!("{} declaration", keyword.unwrap_or("struct"));
                 return Ok((
                     j,
                     Item::Other {
