@@ -49,11 +49,11 @@ fn lp_program_headers() {
                     Some(at.as_str()),
                     header(f.text(), "error-at"),
                     "{}",
-                    d.render(&f)
+                    d.render(&f, false)
                 );
                 assert_eq!(d.kind, DiagKind::Syntax);
             }
-            (_, Err(d)) => panic!("{}", d.render(&f)),
+            (_, Err(d)) => panic!("{}", d.render(&f, false)),
             (_, Ok(_)) => {}
         }
     }
@@ -522,12 +522,15 @@ fn diagnostics_for_constructs_outside_the_grammar() {
     // The rendered diagnostic carries a label and, where useful, a help line.
     let f = SourceFile::new("bad.c", "int main() {\n  x = 1\n}\n");
     let d = parse(&f).err().unwrap_or_else(|| panic!("parsed"));
-    let r = d.render(&f);
+    let r = d.render(&f, false);
     assert!(
-        r.contains("--> bad.c:2:8") && r.contains("expected `;` here"),
+        r.contains("bad.c:2:8") && r.contains("expected `;` here"),
         "{r}"
     );
     let f = SourceFile::new("bad.c", "int main() { x, y = 1; }");
-    let r = parse(&f).err().map(|d| d.render(&f)).unwrap_or_default();
+    let r = parse(&f)
+        .err()
+        .map(|d| d.render(&f, false))
+        .unwrap_or_default();
     assert!(r.contains("help: a parallel assignment"), "{r}");
 }
