@@ -1,1 +1,54 @@
 //! Exact linear arithmetic over the rationals: linear expressions, constraints, conjunctions, integer tightening and Fourier–Motzkin projection.
+//!
+//! This is the leaf the model checker's constraint domain is built on (ARCHITECTURE.md §4,
+//! "Linear arithmetic"; the paper's §4 quantifier elimination and entailment on DLCs).
+//!
+//! - [`LinExpr`]: a sparse linear expression `Σ aᵢ·xᵢ + c` over [`Q`].
+//! - [`Constraint`]: `e ≤ 0`, `e < 0` or `e = 0`, with integer tightening
+//!   ([`Constraint::tighten`]) and negation.
+//! - [`Conj`]: a canonical conjunction, with exact emptiness, implication, entailment,
+//!   redundancy removal and Fourier–Motzkin projection ([`Conj::project_out`]).
+//! - [`simplex`]: an exact simplex over `Q` (Bland's rule) deciding feasibility and
+//!   producing a rational witness point ([`simplex::feasible`]).
+//!
+//! Every decision (emptiness, implication, redundancy) is exact: no floating point is
+//! involved, so a wrong "empty" (which would drop real states) cannot happen through
+//! rounding.
+
+mod conj;
+mod constraint;
+mod expr;
+mod fm;
+pub mod simplex;
+
+pub use conj::{Bound, Conj, Domain, Range};
+pub use constraint::{Constraint, Rel, Tightened};
+pub use expr::LinExpr;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The exact rationals every coefficient and constant lives in.
+pub type Q = num_rational::BigRational;
+
+/// A valuation of some dimensions, e.g. a point of the linear space.
+pub type Point = BTreeMap<Dim, Q>;
+
+/// A dimension (variable) of the linear space. The caller maps program variables to
+/// dimensions; all dimensions are meant to be integer-valued in lpmc's use.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Dim(pub u32);
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "x{}", self.0)
+    }
+}
+
+/// Errors of the linear layer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinearError {
+    /// An expression was evaluated at a point that gives no value to this dimension.
+    #[error("dimension {0} has no value in the point")]
+    UnboundDim(Dim),
+}
