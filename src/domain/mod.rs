@@ -61,3 +61,8 @@ pub trait RelDomain {
         Vec::new()
     }
 }
+
+pub mod dlc;
+pub mod encode;
+
+pub use dlc::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Lattice};

@@ -1,0 +1,21 @@
+//! Tabulate P̂0 of each program given on the command line and print whether the error
+//! node is reachable in the abstraction, with the engine's statistics.
+use lpmc::abstraction::{abstract_program, Precision};
+use lpmc::domain::{DlcDomain, RelDomain};
+use lpmc::engine::{tabulate, Budget};
+
+fn main() {
+    for path in std::env::args().skip(1) {
+        let l = match lpmc::driver::load_path(std::path::Path::new(&path)) {
+            Ok(l) => l,
+            Err(e) => {
+                eprint!("{}", e.render(false));
+                continue;
+            }
+        };
+        let p0 = abstract_program(&l.cfg, &Precision::empty());
+        let mut dom = DlcDomain::new();
+        let t = tabulate(&p0, &mut dom, Budget::default().with_timeout(std::time::Duration::from_secs(10)));
+        println!("{path}: {:?} steps={} facts={} time={:?} {:?}", t.stop, t.stats.steps, t.stats.facts, t.stats.time, dom.stats());
+    }
+}

@@ -1,0 +1,429 @@
+//! Disjunctive linear constraints (paper §4): a [`Dlc`] is a set of conjunctions over two
+//! copies of the variables, entry values `x` and current values `x'`. Entailment
+//! `D1 ⊑ D2` is complete: cheap sufficient checks first (each disjunct of D1 inside one
+//! disjunct of D2, decided exactly), then `D1 ∧ ¬D2` unsat, asked of cvc5 in QF_LRA.
+//! [`DlcDomain`] implements the engine's [`RelDomain`] with the transfer relations α, β+
+//! and β− of §4 (one fact = one conjunction).
+
+use super::encode::{flatten, guard, Fresh};
+use super::RelDomain;
+use crate::cfg::{Cfg, NodeKind};
+use crate::ids::{NodeId, ProcId, VarId};
+use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel};
+use crate::smt::{Cvc5Backend, Logic, SatResult, Sort, SmtBackend, SmtConfig, SymId, Term};
+use std::collections::BTreeMap;
+
+/// The dimension of the entry value of `v`.
+pub fn entry_dim(v: VarId) -> Dim {
+    Dim(2 * v.0)
+}
+
+/// The dimension of the current value of `v`.
+pub fn cur_dim(v: VarId) -> Dim {
+    Dim(2 * v.0 + 1)
+}
+
+/// A join-semilattice with a partial order, as the engine's facts form one. Laws:
+/// `bottom() ⊑ x`; `x ⊑ x`; `x ⊑ y ∧ y ⊑ z ⇒ x ⊑ z`; after `changed = x.join(y)`,
+/// `old_x ⊑ x`, `y ⊑ x`, and `changed == !(y ⊑ old_x)`.
+pub trait Lattice {
+    /// Context the operations need (e.g. a decision procedure).
+    type Ctx;
+    /// The least element.
+    fn bottom() -> Self;
+    /// Whether `self ⊑ other`.
+    fn leq(&self, other: &Self, ctx: &mut Self::Ctx) -> bool;
+    /// `self := self ⊔ other`; whether `self` changed (semantically).
+    fn join(&mut self, other: &Self, ctx: &mut Self::Ctx) -> bool;
+}
+
+/// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
+pub struct Entailment {
+    smt: Option<Cvc5Backend>,
+    syms: BTreeMap<Dim, SymId>,
+    /// Checks asked.
+    pub checks: u64,
+    /// Checks decided by the cheap per-disjunct test.
+    pub cheap: u64,
+    /// Checks that went to the SMT solver.
+    pub smt_calls: u64,
+    /// SMT answers other than sat/unsat (treated as "not entailed").
+    pub smt_unknown: u64,
+}
+
+impl Default for Entailment {
+    fn default() -> Self {
+        Entailment { smt: None, syms: BTreeMap::new(), checks: 0, cheap: 0, smt_calls: 0, smt_unknown: 0 }
+    }
+}
+
+impl Entailment {
+    /// Whether `f ⊑ g1 ∨ ... ∨ gn`. Sound: `true` only if it holds over the rationals
+    /// (hence over the integers). Complete unless the solver fails (then `false`).
+    pub fn conj_leq(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
+        self.checks += 1;
+        if f.is_empty() {
+            self.cheap += 1;
+            return true;
+        }
+        if gs.iter().any(|g| f.entails(g)) {
+            self.cheap += 1;
+            return true;
+        }
+        // Only disjuncts compatible with f can help; if none or one is, the cheap test
+        // was already complete.
+        let relevant: Vec<&Conj> = gs.iter().copied().filter(|g| !f.and(g).is_empty()).collect();
+        if relevant.len() <= 1 {
+            return false;
+        }
+        self.smt_calls += 1;
+        match self.smt_leq(f, &relevant) {
+            Ok(Some(b)) => b,
+            _ => {
+                self.smt_unknown += 1;
+                false
+            }
+        }
+    }
+
+    fn smt_leq(&mut self, f: &Conj, gs: &[&Conj]) -> Result<Option<bool>, crate::smt::SmtError> {
+        if self.smt.is_none() {
+            self.smt = Some(Cvc5Backend::new(SmtConfig::new(Logic::QfLra).with_models(false))?);
+        }
+        let fa = self.conj_term(f)?;
+        let negs: Vec<Term> = gs.iter().map(|g| self.conj_term(g).map(Term::not)).collect::<Result<_, _>>()?;
+        let smt = self.smt.as_mut().expect("created above");
+        smt.push()?;
+        smt.assert(&fa)?;
+        for n in &negs {
+            smt.assert(n)?;
+        }
+        let r = smt.check();
+        smt.pop()?;
+        Ok(match r? {
+            SatResult::Unsat => Some(true),
+            SatResult::Sat => Some(false),
+            SatResult::Unknown(_) => None,
+        })
+    }
+
+    fn sym(&mut self, d: Dim) -> Result<SymId, crate::smt::SmtError> {
+        if let Some(s) = self.syms.get(&d) {
+            return Ok(*s);
+        }
+        let smt = self.smt.as_mut().expect("created before use");
+        let s = smt.declare(&format!("d{}", d.0), Sort::Real)?;
+        self.syms.insert(d, s);
+        Ok(s)
+    }
+
+    fn conj_term(&mut self, c: &Conj) -> Result<Term, crate::smt::SmtError> {
+        if c.is_trivially_false() {
+            return Ok(Term::ff());
+        }
+        let mut parts = Vec::new();
+        for k in c.constraints() {
+            let mut sum = vec![Term::real(k.expr.constant_term().clone())];
+            for (d, a) in k.expr.coeffs() {
+                let s = self.sym(*d)?;
+                sum.push(Term::scale(a.clone(), Term::sym(s)));
+            }
+            let e = Term::sum(sum);
+            let zero = Term::int(0);
+            parts.push(match k.rel {
+                Rel::Le => Term::le(e, zero),
+                Rel::Lt => Term::lt(e, zero),
+                Rel::Eq => Term::eq(e, zero),
+            });
+        }
+        Ok(Term::and(parts))
+    }
+}
+
+/// A disjunctive linear constraint: a set of non-empty conjunctions, none entailed by
+/// another.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dlc {
+    disjuncts: Vec<Conj>,
+}
+
+impl Dlc {
+    /// The DLC of the given conjunctions (empty ones dropped).
+    pub fn from_conjs(cs: impl IntoIterator<Item = Conj>) -> Dlc {
+        Dlc { disjuncts: cs.into_iter().filter(|c| !c.is_empty()).collect() }
+    }
+    /// The disjuncts.
+    pub fn disjuncts(&self) -> &[Conj] {
+        &self.disjuncts
+    }
+    /// Whether it denotes the empty set.
+    pub fn is_empty(&self) -> bool {
+        self.disjuncts.iter().all(|c| c.is_empty())
+    }
+    /// `self ⊓ other`: pairwise conjunctions, empty ones dropped.
+    pub fn meet(&self, other: &Dlc) -> Dlc {
+        Dlc::from_conjs(self.disjuncts.iter().flat_map(|a| other.disjuncts.iter().map(move |b| a.and(b))))
+    }
+    /// `∃ dims. self` by Fourier–Motzkin on each disjunct.
+    pub fn project_out(&self, dims: &[Dim]) -> Dlc {
+        Dlc::from_conjs(self.disjuncts.iter().map(|c| c.project_out(dims)))
+    }
+    /// Rename dimensions (application of the ADLC to variables).
+    pub fn rename(&self, f: &impl Fn(Dim) -> Dim) -> Dlc {
+        Dlc::from_conjs(self.disjuncts.iter().map(|c| c.rename(f)))
+    }
+    /// Add one disjunct unless it is entailed; removes old disjuncts it subsumes. Returns
+    /// whether the DLC changed.
+    pub fn add(&mut self, c: Conj, ctx: &mut Entailment) -> bool {
+        let refs: Vec<&Conj> = self.disjuncts.iter().collect();
+        if ctx.conj_leq(&c, &refs) {
+            return false;
+        }
+        self.disjuncts.retain(|d| !d.entails(&c));
+        self.disjuncts.push(c);
+        true
+    }
+}
+
+impl Lattice for Dlc {
+    type Ctx = Entailment;
+    fn bottom() -> Dlc {
+        Dlc::default()
+    }
+    fn leq(&self, other: &Dlc, ctx: &mut Entailment) -> bool {
+        let refs: Vec<&Conj> = other.disjuncts.iter().collect();
+        self.disjuncts.iter().all(|c| ctx.conj_leq(c, &refs))
+    }
+    fn join(&mut self, other: &Dlc, ctx: &mut Entailment) -> bool {
+        let mut changed = false;
+        for c in &other.disjuncts {
+            changed |= self.add(c.clone(), ctx);
+        }
+        changed
+    }
+}
+
+/// Counters of the DLC domain.
+#[derive(Clone, Debug, Default)]
+pub struct DlcStats {
+    /// Transfer functions computed.
+    pub transfers: u64,
+    /// Fourier–Motzkin projections.
+    pub projections: u64,
+    /// Candidate disjuncts found empty.
+    pub empty: u64,
+}
+
+/// The DLC domain for the tabulation engine: a fact is one conjunction over entry and
+/// current dimensions ([`entry_dim`], [`cur_dim`]).
+#[derive(Default)]
+pub struct DlcDomain {
+    /// Entailment decisions.
+    pub entail: Entailment,
+    /// Counters.
+    pub stats: DlcStats,
+}
+
+impl DlcDomain {
+    /// A new domain.
+    pub fn new() -> DlcDomain {
+        DlcDomain::default()
+    }
+
+    fn fresh(cfg: &Cfg) -> Fresh {
+        Fresh::new(2 * cfg.vars.len() as u32)
+    }
+
+    /// `∃ dims. c`, dropping it if empty.
+    fn project(&mut self, c: Conj, dims: &[Dim]) -> Option<Conj> {
+        if c.is_trivially_false() {
+            self.stats.empty += 1;
+            return None;
+        }
+        self.stats.projections += 1;
+        let p = if dims.is_empty() { c } else { c.project_out(dims) };
+        if p.is_empty() {
+            self.stats.empty += 1;
+            return None;
+        }
+        Some(p)
+    }
+
+    /// Dimensions at or above the fresh base.
+    fn fresh_dims(c: &Conj, base: u32) -> Vec<Dim> {
+        c.dims().into_iter().filter(|d| d.0 >= base).collect()
+    }
+
+    /// Bind fresh dimensions to the values of `args` evaluated in `f` (all flattenings):
+    /// returns the conjunctions and the fresh dims holding the values.
+    fn bind(&mut self, f: &Conj, args: &[crate::sema::Expr], fresh: &mut Fresh) -> (Vec<Conj>, Vec<Dim>) {
+        let slots: Vec<Dim> = args.iter().map(|_| fresh.dim()).collect();
+        let mut acc = vec![f.clone()];
+        for (a, slot) in args.iter().zip(&slots) {
+            let cases = flatten(a, &cur_dim, fresh);
+            let mut next = Vec::new();
+            for c in &acc {
+                for (g, v) in &cases {
+                    let mut d = c.clone();
+                    for k in g {
+                        d.add(k);
+                    }
+                    d.add(&Constraint::eq(&LinExpr::var(*slot), v));
+                    if !d.is_trivially_false() {
+                        next.push(d);
+                    }
+                }
+            }
+            acc = next;
+        }
+        (acc, slots)
+    }
+}
+
+impl RelDomain for DlcDomain {
+    type Fact = Conj;
+
+    fn initial(&mut self, _cfg: &Cfg) -> Conj {
+        Conj::top()
+    }
+
+    fn post(&mut self, cfg: &Cfg, f: &Conj, n: NodeId, succ_index: usize) -> Vec<Conj> {
+        self.stats.transfers += 1;
+        let mut fresh = Self::fresh(cfg);
+        let base = fresh.peek();
+        match &cfg.nodes[n].kind {
+            NodeKind::Skip { .. } => vec![f.clone()],
+            NodeKind::Assign { lhs, rhs, .. } => {
+                // α(y'', e'): fresh slots take the values, then the old current values of
+                // the targets and every fresh dim but the slots are eliminated.
+                let (cands, slots) = self.bind(f, rhs, &mut fresh);
+                let mut out = Vec::new();
+                for c in cands {
+                    let mut dims: Vec<Dim> = lhs.iter().map(|y| cur_dim(*y)).collect();
+                    dims.extend(Self::fresh_dims(&c, base).into_iter().filter(|d| !slots.contains(d)));
+                    if let Some(p) = self.project(c, &dims) {
+                        let map: BTreeMap<Dim, Dim> = slots.iter().zip(lhs).map(|(s, y)| (*s, cur_dim(*y))).collect();
+                        out.push(p.rename(&|d| map.get(&d).copied().unwrap_or(d)));
+                    }
+                }
+                out
+            }
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
+                let positive = succ_index == 0;
+                let dnf = guard(cond, positive, &cur_dim, &mut fresh);
+                let mut out = Vec::new();
+                for d in dnf {
+                    let mut c = f.clone();
+                    for k in &d {
+                        c.add(k);
+                    }
+                    let dims = Self::fresh_dims(&c, base);
+                    if let Some(p) = self.project(c, &dims) {
+                        out.push(p);
+                    }
+                }
+                out
+            }
+            k => panic!("internal error: DLC transfer of {k:?} (arrays must be abstracted; calls and exits are the engine's)"),
+        }
+    }
+
+    fn call_entry(&mut self, cfg: &Cfg, f: &Conj, call: NodeId) -> Vec<Conj> {
+        let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else {
+            panic!("internal error: call_entry on a non-call node")
+        };
+        let mut fresh = Self::fresh(cfg);
+        let (cands, slots) = self.bind(f, args, &mut fresh);
+        let formals = &cfg.procs[*proc].formals;
+        let keep: Vec<Dim> = cfg.globals.iter().map(|g| cur_dim(*g)).chain(slots.iter().copied()).collect();
+        let mut out = Vec::new();
+        for c in cands {
+            let dims: Vec<Dim> = c.dims().into_iter().filter(|d| !keep.contains(d)).collect();
+            let Some(p) = self.project(c, &dims) else { continue };
+            let map: BTreeMap<Dim, Dim> = slots.iter().zip(formals).map(|(s, x)| (*s, cur_dim(*x))).collect();
+            let mut e = p.rename(&|d| map.get(&d).copied().unwrap_or(d));
+            for v in cfg.globals.iter().chain(formals) {
+                e.add(&Constraint::eq(&LinExpr::var(entry_dim(*v)), &LinExpr::var(cur_dim(*v))));
+            }
+            out.push(e);
+        }
+        out
+    }
+
+    fn summarize(&mut self, cfg: &Cfg, f: &Conj, p: ProcId) -> Vec<Conj> {
+        let pr = &cfg.procs[p];
+        let dims: Vec<Dim> = pr.formals.iter().chain(&pr.locals).map(|v| cur_dim(*v)).collect();
+        self.project(f.clone(), &dims).into_iter().collect()
+    }
+
+    fn apply_summary(&mut self, cfg: &Cfg, f: &Conj, s: &Conj, call: NodeId) -> Vec<Conj> {
+        let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else {
+            panic!("internal error: apply_summary on a non-call node")
+        };
+        let mut fresh = Self::fresh(cfg);
+        // The summary's entry dims become fresh w's, its exit globals fresh g''s.
+        let callee_entry: Vec<VarId> = cfg.globals.iter().chain(&cfg.procs[*proc].formals).copied().collect();
+        let mut map: BTreeMap<Dim, Dim> = BTreeMap::new();
+        for v in &callee_entry {
+            map.insert(entry_dim(*v), fresh.dim());
+        }
+        let mut exit_globals = Vec::new();
+        for g in &cfg.globals {
+            let d = fresh.dim();
+            map.insert(cur_dim(*g), d);
+            exit_globals.push((d, cur_dim(*g)));
+        }
+        let s2 = s.rename(&|d| map.get(&d).copied().unwrap_or(d));
+        let mut c = f.and(&s2);
+        if c.is_trivially_false() {
+            return vec![];
+        }
+        for g in &cfg.globals {
+            c.add(&Constraint::eq(&LinExpr::var(map[&entry_dim(*g)]), &LinExpr::var(cur_dim(*g))));
+        }
+        let formals = &cfg.procs[*proc].formals;
+        let (cands, slots) = self.bind(&c, args, &mut fresh);
+        let mut out = Vec::new();
+        for mut c in cands {
+            for (slot, x) in slots.iter().zip(formals) {
+                c.add(&Constraint::eq(&LinExpr::var(*slot), &LinExpr::var(map[&entry_dim(*x)])));
+            }
+            // Eliminate the caller's old globals and every fresh dim except the exit
+            // globals; then the exit globals become the current globals.
+            let keep: Vec<Dim> = exit_globals.iter().map(|(d, _)| *d).collect();
+            let mut dims: Vec<Dim> = cfg.globals.iter().map(|g| cur_dim(*g)).collect();
+            dims.extend(Self::fresh_dims(&c, 2 * cfg.vars.len() as u32).into_iter().filter(|d| !keep.contains(d)));
+            if let Some(p) = self.project(c, &dims) {
+                let back: BTreeMap<Dim, Dim> = exit_globals.iter().copied().collect();
+                out.push(p.rename(&|d| back.get(&d).copied().unwrap_or(d)));
+            }
+        }
+        out
+    }
+
+    fn forget(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
+        let dims: Vec<Dim> = vars.iter().map(|v| cur_dim(*v)).collect();
+        let present = f.dims();
+        if dims.iter().all(|d| !present.contains(d)) {
+            return f.clone();
+        }
+        self.stats.projections += 1;
+        f.project_out(&dims)
+    }
+
+    fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
+        self.entail.conj_leq(f, gs)
+    }
+
+    fn stats(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("transfers", self.stats.transfers),
+            ("fm_projections", self.stats.projections),
+            ("empty_disjuncts", self.stats.empty),
+            ("entailment_checks", self.entail.checks),
+            ("entailment_cheap", self.entail.cheap),
+            ("smt_calls", self.entail.smt_calls),
+            ("smt_unknown", self.entail.smt_unknown),
+        ]
+    }
+}

@@ -1,0 +1,211 @@
+//! The paper's encodings (§4): `e → (B, ne)` flattens conditional expressions into pairs of
+//! a set of guards and a conditional-free linear expression; `β+(b)`/`β−(b)` turn a guard
+//! into a disjunction of conjunctions; each `u` becomes a fresh (existentially quantified)
+//! dimension, later eliminated by Fourier–Motzkin; `!=` splits into `<` or `>`; booleans
+//! used as values are `(b ? 1 : 0)`. `e / c` and `e % c` (C truncation) get a fresh
+//! quotient `q` with `0 <= e - c*q <= c-1` when `e >= 0` and `0 <= c*q - e <= c-1` when
+//! `e < 0`.
+
+use crate::ids::VarId;
+use crate::linear::{Constraint, Dim, LinExpr, Q};
+use crate::sema::{CmpOp, Expr};
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+
+/// Allocates fresh dimensions above the program's variables.
+#[derive(Clone, Debug)]
+pub struct Fresh {
+    next: u32,
+}
+
+impl Fresh {
+    /// Fresh dimensions start at `base`.
+    pub fn new(base: u32) -> Fresh {
+        Fresh { next: base }
+    }
+    /// A new dimension.
+    pub fn dim(&mut self) -> Dim {
+        let d = Dim(self.next);
+        self.next += 1;
+        d
+    }
+    /// The first dimension not handed out yet.
+    pub fn peek(&self) -> u32 {
+        self.next
+    }
+}
+
+/// One way to evaluate an expression: under the guards `guards`, its value is `value`.
+pub type Case = (Vec<Constraint>, LinExpr);
+
+/// A disjunction of conjunctions of constraints.
+pub type Dnf = Vec<Vec<Constraint>>;
+
+fn q(n: &BigInt) -> Q {
+    Q::from_integer(n.clone())
+}
+
+fn product<T: Clone>(a: Vec<(Vec<Constraint>, T)>, b: Vec<(Vec<Constraint>, LinExpr)>) -> Vec<(Vec<Constraint>, T, LinExpr)> {
+    let mut out = Vec::with_capacity(a.len() * b.len());
+    for (ga, ta) in &a {
+        for (gb, tb) in &b {
+            let mut g = ga.clone();
+            g.extend(gb.iter().cloned());
+            out.push((g, ta.clone(), tb.clone()));
+        }
+    }
+    out
+}
+
+fn and_dnf(a: &Dnf, b: &Dnf) -> Dnf {
+    let mut out = Vec::with_capacity(a.len() * b.len());
+    for x in a {
+        for y in b {
+            let mut g = x.clone();
+            g.extend(y.iter().cloned());
+            out.push(g);
+        }
+    }
+    out
+}
+
+/// `e → (B, ne)` (paper §4): every way to evaluate `e`, with `var(v)` the dimension of the
+/// current value of `v`.
+pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<Case> {
+    match e {
+        Expr::Const(n) => vec![(vec![], LinExpr::constant(q(n)))],
+        Expr::Var(v) => vec![(vec![], LinExpr::var(var(*v)))],
+        Expr::Undef => vec![(vec![], LinExpr::var(fresh.dim()))],
+        Expr::Add(a, b) | Expr::Sub(a, b) => {
+            let fa = flatten(a, var, fresh);
+            let fb = flatten(b, var, fresh);
+            let add = matches!(e, Expr::Add(..));
+            product(fa, fb).into_iter().map(|(g, x, y)| (g, if add { &x + &y } else { &x - &y })).collect()
+        }
+        Expr::Scale(c, a) => flatten(a, var, fresh).into_iter().map(|(g, x)| (g, x.scale(&q(c)))).collect(),
+        Expr::Div(a, c) | Expr::Mod(a, c) => {
+            let c = q(c);
+            let mut out = Vec::new();
+            for (g, x) in flatten(a, var, fresh) {
+                let quot = LinExpr::var(fresh.dim());
+                let cq = quot.scale(&c);
+                let top = LinExpr::constant(&c - Q::one());
+                let zero = LinExpr::zero();
+                let value = if matches!(e, Expr::Div(..)) { quot.clone() } else { &x - &cq };
+                // e >= 0: 0 <= e - c*q <= c - 1
+                let mut pos = g.clone();
+                pos.push(Constraint::ge(&x, &zero));
+                pos.push(Constraint::ge(&(&x - &cq), &zero));
+                pos.push(Constraint::le(&(&x - &cq), &top));
+                out.push((pos, value.clone()));
+                // e < 0: 0 <= c*q - e <= c - 1
+                let mut neg = g;
+                neg.push(Constraint::lt(&x, &zero));
+                neg.push(Constraint::ge(&(&cq - &x), &zero));
+                neg.push(Constraint::le(&(&cq - &x), &top));
+                out.push((neg, value));
+            }
+            out
+        }
+        Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) => {
+            // A boolean used as a value: (b ? 1 : 0).
+            let mut out: Vec<Case> = guard(e, true, var, fresh).into_iter().map(|g| (g, LinExpr::int(1))).collect();
+            out.extend(guard(e, false, var, fresh).into_iter().map(|g| (g, LinExpr::int(0))));
+            out
+        }
+        Expr::Cond(c, x, y) => {
+            let mut out = Vec::new();
+            for (branch, pos) in [(x, true), (y, false)] {
+                let gs = guard(c, pos, var, fresh);
+                let vs = flatten(branch, var, fresh);
+                for g in &gs {
+                    for (b, v) in &vs {
+                        let mut all = g.clone();
+                        all.extend(b.iter().cloned());
+                        out.push((all, v.clone()));
+                    }
+                }
+            }
+            out
+        }
+        Expr::Read(..) => panic!("internal error: array reads are abstracted before tabulation"),
+        Expr::Call(..) | Expr::Nondet(..) => panic!("internal error: CFG expressions have no calls or nondet"),
+    }
+}
+
+fn cmp_constraints(op: CmpOp, a: &LinExpr, b: &LinExpr) -> Dnf {
+    match op {
+        CmpOp::Lt => vec![vec![Constraint::lt(a, b)]],
+        CmpOp::Le => vec![vec![Constraint::le(a, b)]],
+        CmpOp::Gt => vec![vec![Constraint::gt(a, b)]],
+        CmpOp::Ge => vec![vec![Constraint::ge(a, b)]],
+        CmpOp::Eq => vec![vec![Constraint::eq(a, b)]],
+        CmpOp::Ne => vec![vec![Constraint::lt(a, b)], vec![Constraint::gt(a, b)]],
+    }
+}
+
+/// `β+(b)` (`positive`) or `β−(b)`: the states where `b` is non-zero (zero), as a DNF
+/// over current dimensions and fresh ones.
+pub fn guard(b: &Expr, positive: bool, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Dnf {
+    match b {
+        Expr::Const(n) => {
+            if n.is_zero() != positive {
+                vec![vec![]]
+            } else {
+                vec![]
+            }
+        }
+        Expr::Cmp(op, x, y) => {
+            let op = if positive { *op } else { op.negate() };
+            let fx = flatten(x, var, fresh);
+            let fy = flatten(y, var, fresh);
+            let mut out = Vec::new();
+            for (g, a, c) in product(fx, fy) {
+                for mut d in cmp_constraints(op, &a, &c) {
+                    d.extend(g.iter().cloned());
+                    out.push(d);
+                }
+            }
+            out
+        }
+        Expr::Not(x) => guard(x, !positive, var, fresh),
+        Expr::And(x, y) if positive => {
+            let gx = guard(x, true, var, fresh);
+            let gy = guard(y, true, var, fresh);
+            and_dnf(&gx, &gy)
+        }
+        Expr::And(x, y) => {
+            let mut out = guard(x, false, var, fresh);
+            out.extend(guard(y, false, var, fresh));
+            out
+        }
+        Expr::Or(x, y) if positive => {
+            let mut out = guard(x, true, var, fresh);
+            out.extend(guard(y, true, var, fresh));
+            out
+        }
+        Expr::Or(x, y) => {
+            let gx = guard(x, false, var, fresh);
+            let gy = guard(y, false, var, fresh);
+            and_dnf(&gx, &gy)
+        }
+        Expr::Cond(c, x, y) => {
+            let mut out = and_dnf(&guard(c, true, var, fresh), &guard(x, positive, var, fresh));
+            out.extend(and_dnf(&guard(c, false, var, fresh), &guard(y, positive, var, fresh)));
+            out
+        }
+        other => {
+            // An integer used as a condition: non-zero is true.
+            let zero = LinExpr::zero();
+            let mut out = Vec::new();
+            for (g, v) in flatten(other, var, fresh) {
+                let op = if positive { CmpOp::Ne } else { CmpOp::Eq };
+                for mut d in cmp_constraints(op, &v, &zero) {
+                    d.extend(g.iter().cloned());
+                    out.push(d);
+                }
+            }
+            out
+        }
+    }
+}
