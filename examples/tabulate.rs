@@ -15,7 +15,38 @@ fn main() {
         };
         let p0 = abstract_program(&l.cfg, &Precision::empty());
         let mut dom = DlcDomain::new();
-        let t = tabulate(&p0, &mut dom, Budget::default().with_timeout(std::time::Duration::from_secs(10)));
-        println!("{path}: {:?} steps={} facts={} time={:?} {:?}", t.stop, t.stats.steps, t.stats.facts, t.stats.time, dom.stats());
+        let t = tabulate(
+            &p0,
+            &mut dom,
+            Budget::default().with_timeout(std::time::Duration::from_secs(10)),
+        );
+        println!(
+            "{path}: {:?} steps={} facts={} time={:?} {:?}",
+            t.stop,
+            t.stats.steps,
+            t.stats.facts,
+            t.stats.time,
+            dom.stats()
+        );
+        if std::env::var_os("LPMC_TRACE").is_some() {
+            if let lpmc::engine::StopReason::ErrorReached(id) = t.stop {
+                let mut cur = Some(id);
+                while let Some(c) = cur {
+                    let r = t.fact(c);
+                    println!(
+                        "  n{} {}  ::  {}",
+                        r.node.0,
+                        lpmc::cfg::node_label(&p0, &p0.nodes[r.node].kind),
+                        r.fact
+                    );
+                    cur = match r.origin {
+                        lpmc::engine::Origin::Step { pred } => Some(pred),
+                        lpmc::engine::Origin::CallEntry { caller } => Some(caller),
+                        lpmc::engine::Origin::Return { call, .. } => Some(call),
+                        lpmc::engine::Origin::Init => None,
+                    };
+                }
+            }
+        }
     }
 }

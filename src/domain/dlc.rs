@@ -9,8 +9,9 @@ use super::encode::{flatten, guard, Fresh};
 use super::RelDomain;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
-use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel};
-use crate::smt::{Cvc5Backend, Logic, SatResult, Sort, SmtBackend, SmtConfig, SymId, Term};
+use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
+use crate::smt::{Cvc5Backend, Logic, SatResult, SmtBackend, SmtConfig, Sort, SymId, Term};
+use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
 
 /// The dimension of the entry value of `v`.
@@ -53,7 +54,14 @@ pub struct Entailment {
 
 impl Default for Entailment {
     fn default() -> Self {
-        Entailment { smt: None, syms: BTreeMap::new(), checks: 0, cheap: 0, smt_calls: 0, smt_unknown: 0 }
+        Entailment {
+            smt: None,
+            syms: BTreeMap::new(),
+            checks: 0,
+            cheap: 0,
+            smt_calls: 0,
+            smt_unknown: 0,
+        }
     }
 }
 
@@ -72,7 +80,11 @@ impl Entailment {
         }
         // Only disjuncts compatible with f can help; if none or one is, the cheap test
         // was already complete.
-        let relevant: Vec<&Conj> = gs.iter().copied().filter(|g| !f.and(g).is_empty()).collect();
+        let relevant: Vec<&Conj> = gs
+            .iter()
+            .copied()
+            .filter(|g| !f.and(g).is_empty())
+            .collect();
         if relevant.len() <= 1 {
             return false;
         }
@@ -88,10 +100,15 @@ impl Entailment {
 
     fn smt_leq(&mut self, f: &Conj, gs: &[&Conj]) -> Result<Option<bool>, crate::smt::SmtError> {
         if self.smt.is_none() {
-            self.smt = Some(Cvc5Backend::new(SmtConfig::new(Logic::QfLra).with_models(false))?);
+            self.smt = Some(Cvc5Backend::new(
+                SmtConfig::new(Logic::QfLra).with_models(false),
+            )?);
         }
         let fa = self.conj_term(f)?;
-        let negs: Vec<Term> = gs.iter().map(|g| self.conj_term(g).map(Term::not)).collect::<Result<_, _>>()?;
+        let negs: Vec<Term> = gs
+            .iter()
+            .map(|g| self.conj_term(g).map(Term::not))
+            .collect::<Result<_, _>>()?;
         let smt = self.smt.as_mut().expect("created above");
         smt.push()?;
         smt.assert(&fa)?;
@@ -150,7 +167,9 @@ pub struct Dlc {
 impl Dlc {
     /// The DLC of the given conjunctions (empty ones dropped).
     pub fn from_conjs(cs: impl IntoIterator<Item = Conj>) -> Dlc {
-        Dlc { disjuncts: cs.into_iter().filter(|c| !c.is_empty()).collect() }
+        Dlc {
+            disjuncts: cs.into_iter().filter(|c| !c.is_empty()).collect(),
+        }
     }
     /// The disjuncts.
     pub fn disjuncts(&self) -> &[Conj] {
@@ -162,7 +181,11 @@ impl Dlc {
     }
     /// `self ⊓ other`: pairwise conjunctions, empty ones dropped.
     pub fn meet(&self, other: &Dlc) -> Dlc {
-        Dlc::from_conjs(self.disjuncts.iter().flat_map(|a| other.disjuncts.iter().map(move |b| a.and(b))))
+        Dlc::from_conjs(
+            self.disjuncts
+                .iter()
+                .flat_map(|a| other.disjuncts.iter().map(move |b| a.and(b))),
+        )
     }
     /// `∃ dims. self` by Fourier–Motzkin on each disjunct.
     pub fn project_out(&self, dims: &[Dim]) -> Dlc {
@@ -203,6 +226,80 @@ impl Lattice for Dlc {
     }
 }
 
+/// Integer-exact equality propagation before Fourier–Motzkin (a step of the Omega test).
+///
+/// Rational projection loses divisibility: from `x = 0 ∧ x - 2q = 1` eliminating the
+/// integer `q` leaves `x = 0`, although no integer `q` exists. So first, every equality
+/// with a variable of coefficient ±1 (all coefficients being integers after tightening) is
+/// used as a pivot: the variable is replaced by its definition everywhere else. The pivot
+/// equality is dropped when its variable is to be projected out (`∃v. v = e ∧ φ ≡ φ[e/v]`
+/// over ℤ), kept otherwise. Each equality is a pivot at most once, so this terminates;
+/// the result is equivalent to `∃ (eliminated dims). c` over the integers, and re-adding
+/// the constraints tightens them, so e.g. `-2q = 1` becomes `false`.
+pub fn int_presolve(c: &Conj, project: &[Dim]) -> Conj {
+    if c.is_trivially_false() {
+        return c.clone();
+    }
+    let mut cs = c.constraints();
+    if !cs.iter().any(|k| k.rel == Rel::Eq) {
+        return c.clone();
+    }
+    let mut pivoted = vec![false; cs.len()];
+    let mut changed = false;
+    loop {
+        // Pick an unused equality with a unit coefficient; prefer projected variables.
+        let mut best: Option<(usize, Dim, bool)> = None;
+        for (i, k) in cs.iter().enumerate() {
+            if k.rel != Rel::Eq || pivoted[i] {
+                continue;
+            }
+            if !k.expr.constant_term().is_integer()
+                || !k.expr.coeffs().values().all(|a| a.is_integer())
+            {
+                continue;
+            }
+            for (d, a) in k.expr.coeffs() {
+                if a.abs() != Q::one() {
+                    continue;
+                }
+                let proj = project.contains(d);
+                let occurs_elsewhere = cs
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| j != i && !o.expr.coeff(*d).is_zero());
+                if !occurs_elsewhere && !proj {
+                    continue;
+                }
+                if best.map_or(true, |(_, _, p)| proj && !p) {
+                    best = Some((i, *d, proj));
+                }
+            }
+        }
+        let Some((i, d, proj)) = best else { break };
+        // k: a·d + rest = 0 with a = ±1, so d = -rest/a.
+        let k = cs[i].clone();
+        let a = k.expr.coeff(d);
+        let mut rest = k.expr.clone();
+        rest.add_term(d, &-&a);
+        let def = rest.scale(&(-Q::one() / a));
+        for (j, o) in cs.iter_mut().enumerate() {
+            if j != i && !o.expr.coeff(d).is_zero() {
+                *o = o.substitute(d, &def);
+            }
+        }
+        pivoted[i] = true;
+        if proj {
+            cs.remove(i);
+            pivoted.remove(i);
+        }
+        changed = true;
+    }
+    if !changed {
+        return c.clone();
+    }
+    Conj::from_constraints(cs.iter())
+}
+
 /// Counters of the DLC domain.
 #[derive(Clone, Debug, Default)]
 pub struct DlcStats {
@@ -241,7 +338,16 @@ impl DlcDomain {
             return None;
         }
         self.stats.projections += 1;
-        let p = if dims.is_empty() { c } else { c.project_out(dims) };
+        let c = int_presolve(&c, dims);
+        if c.is_trivially_false() {
+            self.stats.empty += 1;
+            return None;
+        }
+        let p = if dims.is_empty() {
+            c
+        } else {
+            c.project_out(dims)
+        };
         if p.is_empty() {
             self.stats.empty += 1;
             return None;
@@ -256,7 +362,12 @@ impl DlcDomain {
 
     /// Bind fresh dimensions to the values of `args` evaluated in `f` (all flattenings):
     /// returns the conjunctions and the fresh dims holding the values.
-    fn bind(&mut self, f: &Conj, args: &[crate::sema::Expr], fresh: &mut Fresh) -> (Vec<Conj>, Vec<Dim>) {
+    fn bind(
+        &mut self,
+        f: &Conj,
+        args: &[crate::sema::Expr],
+        fresh: &mut Fresh,
+    ) -> (Vec<Conj>, Vec<Dim>) {
         let slots: Vec<Dim> = args.iter().map(|_| fresh.dim()).collect();
         let mut acc = vec![f.clone()];
         for (a, slot) in args.iter().zip(&slots) {
@@ -335,15 +446,29 @@ impl RelDomain for DlcDomain {
         let mut fresh = Self::fresh(cfg);
         let (cands, slots) = self.bind(f, args, &mut fresh);
         let formals = &cfg.procs[*proc].formals;
-        let keep: Vec<Dim> = cfg.globals.iter().map(|g| cur_dim(*g)).chain(slots.iter().copied()).collect();
+        let keep: Vec<Dim> = cfg
+            .globals
+            .iter()
+            .map(|g| cur_dim(*g))
+            .chain(slots.iter().copied())
+            .collect();
         let mut out = Vec::new();
         for c in cands {
             let dims: Vec<Dim> = c.dims().into_iter().filter(|d| !keep.contains(d)).collect();
-            let Some(p) = self.project(c, &dims) else { continue };
-            let map: BTreeMap<Dim, Dim> = slots.iter().zip(formals).map(|(s, x)| (*s, cur_dim(*x))).collect();
+            let Some(p) = self.project(c, &dims) else {
+                continue;
+            };
+            let map: BTreeMap<Dim, Dim> = slots
+                .iter()
+                .zip(formals)
+                .map(|(s, x)| (*s, cur_dim(*x)))
+                .collect();
             let mut e = p.rename(&|d| map.get(&d).copied().unwrap_or(d));
             for v in cfg.globals.iter().chain(formals) {
-                e.add(&Constraint::eq(&LinExpr::var(entry_dim(*v)), &LinExpr::var(cur_dim(*v))));
+                e.add(&Constraint::eq(
+                    &LinExpr::var(entry_dim(*v)),
+                    &LinExpr::var(cur_dim(*v)),
+                ));
             }
             out.push(e);
         }
@@ -352,7 +477,12 @@ impl RelDomain for DlcDomain {
 
     fn summarize(&mut self, cfg: &Cfg, f: &Conj, p: ProcId) -> Vec<Conj> {
         let pr = &cfg.procs[p];
-        let dims: Vec<Dim> = pr.formals.iter().chain(&pr.locals).map(|v| cur_dim(*v)).collect();
+        let dims: Vec<Dim> = pr
+            .formals
+            .iter()
+            .chain(&pr.locals)
+            .map(|v| cur_dim(*v))
+            .collect();
         self.project(f.clone(), &dims).into_iter().collect()
     }
 
@@ -362,7 +492,12 @@ impl RelDomain for DlcDomain {
         };
         let mut fresh = Self::fresh(cfg);
         // The summary's entry dims become fresh w's, its exit globals fresh g''s.
-        let callee_entry: Vec<VarId> = cfg.globals.iter().chain(&cfg.procs[*proc].formals).copied().collect();
+        let callee_entry: Vec<VarId> = cfg
+            .globals
+            .iter()
+            .chain(&cfg.procs[*proc].formals)
+            .copied()
+            .collect();
         let mut map: BTreeMap<Dim, Dim> = BTreeMap::new();
         for v in &callee_entry {
             map.insert(entry_dim(*v), fresh.dim());
@@ -379,20 +514,30 @@ impl RelDomain for DlcDomain {
             return vec![];
         }
         for g in &cfg.globals {
-            c.add(&Constraint::eq(&LinExpr::var(map[&entry_dim(*g)]), &LinExpr::var(cur_dim(*g))));
+            c.add(&Constraint::eq(
+                &LinExpr::var(map[&entry_dim(*g)]),
+                &LinExpr::var(cur_dim(*g)),
+            ));
         }
         let formals = &cfg.procs[*proc].formals;
         let (cands, slots) = self.bind(&c, args, &mut fresh);
         let mut out = Vec::new();
         for mut c in cands {
             for (slot, x) in slots.iter().zip(formals) {
-                c.add(&Constraint::eq(&LinExpr::var(*slot), &LinExpr::var(map[&entry_dim(*x)])));
+                c.add(&Constraint::eq(
+                    &LinExpr::var(*slot),
+                    &LinExpr::var(map[&entry_dim(*x)]),
+                ));
             }
             // Eliminate the caller's old globals and every fresh dim except the exit
             // globals; then the exit globals become the current globals.
             let keep: Vec<Dim> = exit_globals.iter().map(|(d, _)| *d).collect();
             let mut dims: Vec<Dim> = cfg.globals.iter().map(|g| cur_dim(*g)).collect();
-            dims.extend(Self::fresh_dims(&c, 2 * cfg.vars.len() as u32).into_iter().filter(|d| !keep.contains(d)));
+            dims.extend(
+                Self::fresh_dims(&c, 2 * cfg.vars.len() as u32)
+                    .into_iter()
+                    .filter(|d| !keep.contains(d)),
+            );
             if let Some(p) = self.project(c, &dims) {
                 let back: BTreeMap<Dim, Dim> = exit_globals.iter().copied().collect();
                 out.push(p.rename(&|d| back.get(&d).copied().unwrap_or(d)));

@@ -45,7 +45,10 @@ fn q(n: &BigInt) -> Q {
     Q::from_integer(n.clone())
 }
 
-fn product<T: Clone>(a: Vec<(Vec<Constraint>, T)>, b: Vec<(Vec<Constraint>, LinExpr)>) -> Vec<(Vec<Constraint>, T, LinExpr)> {
+fn product<T: Clone>(
+    a: Vec<(Vec<Constraint>, T)>,
+    b: Vec<(Vec<Constraint>, LinExpr)>,
+) -> Vec<(Vec<Constraint>, T, LinExpr)> {
     let mut out = Vec::with_capacity(a.len() * b.len());
     for (ga, ta) in &a {
         for (gb, tb) in &b {
@@ -80,9 +83,15 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             let fa = flatten(a, var, fresh);
             let fb = flatten(b, var, fresh);
             let add = matches!(e, Expr::Add(..));
-            product(fa, fb).into_iter().map(|(g, x, y)| (g, if add { &x + &y } else { &x - &y })).collect()
+            product(fa, fb)
+                .into_iter()
+                .map(|(g, x, y)| (g, if add { &x + &y } else { &x - &y }))
+                .collect()
         }
-        Expr::Scale(c, a) => flatten(a, var, fresh).into_iter().map(|(g, x)| (g, x.scale(&q(c)))).collect(),
+        Expr::Scale(c, a) => flatten(a, var, fresh)
+            .into_iter()
+            .map(|(g, x)| (g, x.scale(&q(c))))
+            .collect(),
         Expr::Div(a, c) | Expr::Mod(a, c) => {
             let c = q(c);
             let mut out = Vec::new();
@@ -91,7 +100,11 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
                 let cq = quot.scale(&c);
                 let top = LinExpr::constant(&c - Q::one());
                 let zero = LinExpr::zero();
-                let value = if matches!(e, Expr::Div(..)) { quot.clone() } else { &x - &cq };
+                let value = if matches!(e, Expr::Div(..)) {
+                    quot.clone()
+                } else {
+                    &x - &cq
+                };
                 // e >= 0: 0 <= e - c*q <= c - 1
                 let mut pos = g.clone();
                 pos.push(Constraint::ge(&x, &zero));
@@ -109,8 +122,15 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
         }
         Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) => {
             // A boolean used as a value: (b ? 1 : 0).
-            let mut out: Vec<Case> = guard(e, true, var, fresh).into_iter().map(|g| (g, LinExpr::int(1))).collect();
-            out.extend(guard(e, false, var, fresh).into_iter().map(|g| (g, LinExpr::int(0))));
+            let mut out: Vec<Case> = guard(e, true, var, fresh)
+                .into_iter()
+                .map(|g| (g, LinExpr::int(1)))
+                .collect();
+            out.extend(
+                guard(e, false, var, fresh)
+                    .into_iter()
+                    .map(|g| (g, LinExpr::int(0))),
+            );
             out
         }
         Expr::Cond(c, x, y) => {
@@ -129,7 +149,9 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             out
         }
         Expr::Read(..) => panic!("internal error: array reads are abstracted before tabulation"),
-        Expr::Call(..) | Expr::Nondet(..) => panic!("internal error: CFG expressions have no calls or nondet"),
+        Expr::Call(..) | Expr::Nondet(..) => {
+            panic!("internal error: CFG expressions have no calls or nondet")
+        }
     }
 }
 
@@ -191,7 +213,10 @@ pub fn guard(b: &Expr, positive: bool, var: &dyn Fn(VarId) -> Dim, fresh: &mut F
         }
         Expr::Cond(c, x, y) => {
             let mut out = and_dnf(&guard(c, true, var, fresh), &guard(x, positive, var, fresh));
-            out.extend(and_dnf(&guard(c, false, var, fresh), &guard(y, positive, var, fresh)));
+            out.extend(and_dnf(
+                &guard(c, false, var, fresh),
+                &guard(y, positive, var, fresh),
+            ));
             out
         }
         other => {
