@@ -280,7 +280,7 @@ fn paper_guard_path_edges() {
     }
 
     let els = dom.post(&cfg, &delta, n, 1);
-    assert_equiv(&els, &[delta.clone()]);
+    assert_equiv(&els, std::slice::from_ref(&delta));
     // The `y' <= 0` case is one of the facts.
     let mut nonpos = delta.clone();
     nonpos.add(&Constraint::le(&c(y), &k(0)));
@@ -371,8 +371,11 @@ void main() {
     // From x' = 3 only the else edge is possible.
     let three = with(Constraint::eq(&c(x), &k(3)));
     assert!(dom.post(&cfg, &three, n, 0).is_empty());
-    assert_equiv(&dom.post(&cfg, &three, n, 1), &[three.clone()]);
+    assert_equiv(&dom.post(&cfg, &three, n, 1), std::slice::from_ref(&three));
 }
+
+/// A node, its target, and the C operation it computes.
+type Case = (NodeId, VarId, fn(i64) -> i64);
 
 /// `/` and `%` by a constant truncate toward zero as in C: −7/2 = −3, −7%2 = −1, and a
 /// negative divisor negates the quotient (7 / −2 = −3).
@@ -396,8 +399,7 @@ void main() {
     );
     let (nd, nm, nn) = (assign_to(&cfg, d), assign_to(&cfg, m), assign_to(&cfg, n));
     let mut dom = DlcDomain::new();
-    let cases: [(NodeId, VarId, fn(i64) -> i64); 3] =
-        [(nd, d, |v| v / 2), (nm, m, |v| v % 2), (nn, n, |v| v / -3)];
+    let cases: [Case; 3] = [(nd, d, |v| v / 2), (nm, m, |v| v % 2), (nn, n, |v| v / -3)];
     // Concrete values of x.
     for v in [-8, -7, -3, -1, 0, 1, 3, 7, 8] {
         let f = conj(&[Constraint::eq(&c(x), &k(v))]);
