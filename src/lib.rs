@@ -19,3 +19,4 @@ pub mod linear;
 pub mod sema;
 pub mod smt;
 pub mod syntax;
+pub mod trace;

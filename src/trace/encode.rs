@@ -1,0 +1,563 @@
+//! The trace formula: the path followed on the ORIGINAL program in SSA form
+//! (ARCHITECTURE.md §4 "Trace check"). Every definition is a fresh symbol with an equation
+//! under the step that makes it, so an unsat core names steps; arrays are SMT arrays with
+//! one version per write and their size beside them. The semantics mirror `interp`
+//! exactly, site numbering included, so a model answers the interpreter's oracle.
+
+use super::TraceError;
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::ids::{ArrayId, NodeId, VarId};
+use crate::interp::Site;
+use crate::sema::{ArraySize, Expr};
+use crate::smt::{SmtBackend, SmtError, Sort, SymId, Term};
+use num_bigint::BigInt;
+use std::collections::BTreeMap;
+
+/// Why an encoding failed.
+pub(crate) enum Fail {
+    Smt(SmtError),
+    Trace(TraceError),
+}
+
+impl From<SmtError> for Fail {
+    fn from(e: SmtError) -> Fail {
+        Fail::Smt(e)
+    }
+}
+
+/// An array access (read or write) of a step: the array and its (named) index.
+#[derive(Clone, Debug)]
+pub(crate) struct Access {
+    pub array: ArrayId,
+    pub index: Term,
+}
+
+/// An out-of-range read site: which array, and its index and in-range condition.
+#[derive(Clone, Debug)]
+pub(crate) struct ReadSite {
+    pub array: ArrayId,
+    pub index: Term,
+}
+
+/// An arbitrary initial array: the step that made it (0 for the interpreter's fallback),
+/// the array, its symbol and size.
+#[derive(Clone, Debug)]
+pub(crate) struct ArrayInput {
+    pub init_step: usize,
+    pub array: ArrayId,
+    pub sym: SymId,
+    pub size: Term,
+    pub const_size: Option<i64>,
+}
+
+/// The trace formula with everything needed to read a model back.
+#[derive(Default)]
+pub(crate) struct Encoding {
+    /// The constraints of each step (asserted under the step's label).
+    pub steps: Vec<Vec<Term>>,
+    /// Definitions of auxiliary symbols (always satisfiable; asserted unlabeled).
+    pub aux: Vec<Term>,
+    /// The array accesses of each step.
+    pub accesses: Vec<Vec<Access>>,
+    /// `u` and out-of-range sites: (step, node, site, symbol).
+    pub sites: Vec<(usize, NodeId, Site, SymId)>,
+    /// Out-of-range read sites by (step, read number).
+    pub reads: BTreeMap<(usize, u32), ReadSite>,
+    /// Initial values of variables read before assignment: (frame, or `None` for a
+    /// global; variable; symbol).
+    pub uninit: Vec<(Option<usize>, VarId, SymId)>,
+    /// Arbitrary array contents.
+    pub arrays: Vec<ArrayInput>,
+    /// The frame instance active at each step (main's is 0).
+    pub frame_of_step: Vec<usize>,
+}
+
+#[derive(Clone)]
+struct Arr {
+    val: Term,
+    size: Term,
+}
+
+struct Frame {
+    id: usize,
+    vars: BTreeMap<VarId, Term>,
+    arrays: BTreeMap<ArrayId, Arr>,
+}
+
+/// Integer- or Boolean-valued encodings of expressions (C's 0/1 booleans are kept as
+/// SMT Booleans until an integer is needed).
+enum V {
+    I(Term),
+    B(Term),
+}
+
+impl V {
+    fn int(self) -> Term {
+        match self {
+            V::I(t) => t,
+            V::B(b) => Term::ite(b, Term::int(1), Term::int(0)),
+        }
+    }
+    fn bool(self) -> Term {
+        match self {
+            V::I(t) => Term::ne(t, Term::int(0)),
+            V::B(b) => b,
+        }
+    }
+}
+
+struct Enc<'a> {
+    cfg: &'a Cfg,
+    smt: &'a mut dyn SmtBackend,
+    out: Encoding,
+    globals: BTreeMap<VarId, Term>,
+    garrays: BTreeMap<ArrayId, Arr>,
+    stack: Vec<Frame>,
+    next_frame: usize,
+    /// Arbitrary array symbols by (init step, array).
+    array_syms: BTreeMap<(usize, ArrayId), (SymId, Term)>,
+    step: usize,
+    node: NodeId,
+    undef_k: u32,
+    read_k: u32,
+    cur: Vec<Term>,
+    cur_acc: Vec<Access>,
+}
+
+/// Encode a (validated) path.
+pub(crate) fn encode(
+    cfg: &Cfg,
+    path: &[NodeId],
+    smt: &mut dyn SmtBackend,
+) -> Result<Encoding, Fail> {
+    let mut e = Enc {
+        cfg,
+        smt,
+        out: Encoding::default(),
+        globals: BTreeMap::new(),
+        garrays: BTreeMap::new(),
+        stack: vec![Frame {
+            id: 0,
+            vars: BTreeMap::new(),
+            arrays: BTreeMap::new(),
+        }],
+        next_frame: 1,
+        array_syms: BTreeMap::new(),
+        step: 0,
+        node: ERROR_NODE,
+        undef_k: 0,
+        read_k: 0,
+        cur: Vec::new(),
+        cur_acc: Vec::new(),
+    };
+    for (i, &n) in path.iter().enumerate() {
+        let next = path.get(i + 1).copied().unwrap_or(ERROR_NODE);
+        e.step = i;
+        e.node = n;
+        e.undef_k = 0;
+        e.read_k = 0;
+        let fid = e.stack.last().map(|f| f.id).unwrap_or(0);
+        e.out.frame_of_step.push(fid);
+        e.node_step(n, next)?;
+        let cs = std::mem::take(&mut e.cur);
+        let acc = std::mem::take(&mut e.cur_acc);
+        e.out.steps.push(cs);
+        e.out.accesses.push(acc);
+    }
+    Ok(e.out)
+}
+
+fn i64_max() -> Term {
+    Term::int(i64::MAX)
+}
+
+impl Enc<'_> {
+    fn invalid(&self, reason: impl Into<String>) -> Fail {
+        Fail::Trace(TraceError::Invalid {
+            step: self.step,
+            reason: reason.into(),
+        })
+    }
+
+    fn fresh(&mut self, what: &str, sort: Sort) -> Result<SymId, SmtError> {
+        let name = format!("{what}@{}", self.step);
+        self.smt.declare(&name, sort)
+    }
+
+    /// A symbol (or literal) equal to `t`, defined by an auxiliary equation.
+    fn name(&mut self, t: Term) -> Result<Term, SmtError> {
+        if matches!(t, Term::Sym(_) | Term::Int(_)) {
+            return Ok(t);
+        }
+        let s = self.fresh("t", Sort::Int)?;
+        self.out.aux.push(Term::eq(Term::sym(s), t));
+        Ok(Term::sym(s))
+    }
+
+    fn is_global(&self, v: VarId) -> bool {
+        self.cfg.vars[v].kind.proc().is_none()
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        // The stack is never empty: main's frame is only popped by a path that validate()
+        // rejects, and `exit` keeps it.
+        if self.stack.is_empty() {
+            self.stack.push(Frame {
+                id: 0,
+                vars: BTreeMap::new(),
+                arrays: BTreeMap::new(),
+            });
+        }
+        let n = self.stack.len() - 1;
+        &mut self.stack[n]
+    }
+
+    fn get(&mut self, v: VarId) -> Result<Term, SmtError> {
+        let global = self.is_global(v);
+        let cur = if global {
+            self.globals.get(&v).cloned()
+        } else {
+            self.frame().vars.get(&v).cloned()
+        };
+        if let Some(t) = cur {
+            return Ok(t);
+        }
+        let name = format!("{}#init", self.cfg.var_name(v));
+        let s = self.smt.declare(&name, Sort::Int)?;
+        let frame = if global { None } else { Some(self.frame().id) };
+        self.out.uninit.push((frame, v, s));
+        self.set(v, Term::sym(s));
+        Ok(Term::sym(s))
+    }
+
+    fn set(&mut self, v: VarId, t: Term) {
+        if self.is_global(v) {
+            self.globals.insert(v, t);
+        } else {
+            self.frame().vars.insert(v, t);
+        }
+    }
+
+    /// An arbitrary array made at `init_step` (memoised: the interpreter's oracle names
+    /// arbitrary contents by step and array).
+    fn arbitrary(&mut self, init_step: usize, a: ArrayId, size: Term) -> Result<Term, SmtError> {
+        if let Some((s, _)) = self.array_syms.get(&(init_step, a)) {
+            return Ok(Term::sym(*s));
+        }
+        let name = format!("{}#init@{init_step}", self.cfg.arrays[a].name);
+        let s = self.smt.declare(&name, Sort::IntArray)?;
+        let const_size = match &self.cfg.arrays[a].size {
+            ArraySize::Const(n) => i64::try_from(*n).ok(),
+            ArraySize::Dynamic(_) => None,
+        };
+        self.array_syms.insert((init_step, a), (s, size.clone()));
+        self.out.arrays.push(ArrayInput {
+            init_step,
+            array: a,
+            sym: s,
+            size,
+            const_size,
+        });
+        Ok(Term::sym(s))
+    }
+
+    /// The current contents of an array (the interpreter's fallback for an array used
+    /// before its `ArrayInit`: arbitrary contents from step 0, size 0 for a VLA).
+    fn array(&mut self, a: ArrayId) -> Result<Arr, SmtError> {
+        let global = self.cfg.arrays[a].proc.is_none();
+        let cur = if global {
+            self.garrays.get(&a).cloned()
+        } else {
+            self.frame().arrays.get(&a).cloned()
+        };
+        if let Some(x) = cur {
+            return Ok(x);
+        }
+        let size = match &self.cfg.arrays[a].size {
+            ArraySize::Const(n) => Term::int(BigInt::from(*n)),
+            ArraySize::Dynamic(_) => Term::int(0),
+        };
+        let val = self.arbitrary(0, a, size.clone())?;
+        let arr = Arr { val, size };
+        self.set_array(a, arr.clone());
+        Ok(arr)
+    }
+
+    fn set_array(&mut self, a: ArrayId, arr: Arr) {
+        if self.cfg.arrays[a].proc.is_none() {
+            self.garrays.insert(a, arr);
+        } else {
+            self.frame().arrays.insert(a, arr);
+        }
+    }
+
+    /// The size an `ArrayInit` gives (the interpreter: the size variable's value in the
+    /// current frame, 0 if unset, negative or beyond `i64`).
+    fn array_size(&mut self, a: ArrayId) -> Result<Term, SmtError> {
+        match &self.cfg.arrays[a].size {
+            ArraySize::Const(n) => Ok(Term::int(BigInt::from(*n))),
+            ArraySize::Dynamic(v) => {
+                let v = *v;
+                let cur = if self.is_global(v) {
+                    self.globals.get(&v).cloned()
+                } else {
+                    self.frame().vars.get(&v).cloned()
+                };
+                match cur {
+                    None => Ok(Term::int(0)),
+                    Some(t) => {
+                        let bad = Term::or([
+                            Term::lt(t.clone(), Term::int(0)),
+                            Term::gt(t.clone(), i64_max()),
+                        ]);
+                        self.name(Term::ite(bad, Term::int(0), t))
+                    }
+                }
+            }
+        }
+    }
+
+    fn in_range(index: &Term, size: &Term) -> Term {
+        Term::and([
+            Term::le(Term::int(0), index.clone()),
+            Term::lt(index.clone(), size.clone()),
+        ])
+    }
+
+    fn int(&mut self, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(e)?.int())
+    }
+
+    fn boolean(&mut self, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(e)?.bool())
+    }
+
+    /// C's truncating quotient of the symbol-or-literal `t` by `c > 0`.
+    fn trunc_div(t: &Term, c: &BigInt) -> Term {
+        Term::ite(
+            Term::ge(t.clone(), Term::int(0)),
+            Term::int_div(t.clone(), c.clone()),
+            -Term::int_div(-t.clone(), c.clone()),
+        )
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<V, Fail> {
+        Ok(match e {
+            Expr::Const(n) => V::I(Term::int(n.clone())),
+            Expr::Var(v) => V::I(self.get(*v)?),
+            Expr::Undef => {
+                let k = self.undef_k;
+                self.undef_k += 1;
+                let s = self.fresh(&format!("u{k}"), Sort::Int)?;
+                self.out
+                    .sites
+                    .push((self.step, self.node, Site::Undef(k), s));
+                V::I(Term::sym(s))
+            }
+            Expr::Read(a, i) => {
+                let k = self.read_k;
+                self.read_k += 1;
+                let i = self.int(i)?;
+                let idx = self.name(i)?;
+                let arr = self.array(*a)?;
+                let oor = self.fresh(&format!("oor{k}"), Sort::Int)?;
+                self.out
+                    .sites
+                    .push((self.step, self.node, Site::OutOfRange(k), oor));
+                self.out.reads.insert(
+                    (self.step, k),
+                    ReadSite {
+                        array: *a,
+                        index: idx.clone(),
+                    },
+                );
+                self.cur_acc.push(Access {
+                    array: *a,
+                    index: idx.clone(),
+                });
+                V::I(Term::ite(
+                    Self::in_range(&idx, &arr.size),
+                    Term::select(arr.val, idx),
+                    Term::sym(oor),
+                ))
+            }
+            Expr::Add(x, y) => V::I(self.int(x)? + self.int(y)?),
+            Expr::Sub(x, y) => V::I(self.int(x)? - self.int(y)?),
+            Expr::Scale(c, x) => V::I(Term::scale_int(c.clone(), self.int(x)?)),
+            Expr::Div(x, c) => {
+                let x = self.int(x)?;
+                if *c <= BigInt::from(0) {
+                    return Err(self.invalid(format!("division by non-positive {c}")));
+                }
+                let t = self.name(x)?;
+                V::I(Self::trunc_div(&t, c))
+            }
+            Expr::Mod(x, c) => {
+                let x = self.int(x)?;
+                if *c <= BigInt::from(0) {
+                    return Err(self.invalid(format!("remainder by non-positive {c}")));
+                }
+                let t = self.name(x)?;
+                let q = Self::trunc_div(&t, c);
+                V::I(t - Term::scale_int(c.clone(), q))
+            }
+            Expr::Cmp(op, x, y) => {
+                use crate::sema::CmpOp;
+                let l = self.int(x)?;
+                let r = self.int(y)?;
+                V::B(match op {
+                    CmpOp::Lt => Term::lt(l, r),
+                    CmpOp::Le => Term::le(l, r),
+                    CmpOp::Gt => Term::gt(l, r),
+                    CmpOp::Ge => Term::ge(l, r),
+                    CmpOp::Eq => Term::eq(l, r),
+                    CmpOp::Ne => Term::ne(l, r),
+                })
+            }
+            Expr::Not(x) => V::B(Term::not(self.boolean(x)?)),
+            Expr::And(x, y) => {
+                let a = self.boolean(x)?;
+                let b = self.boolean(y)?;
+                V::B(Term::and([a, b]))
+            }
+            Expr::Or(x, y) => {
+                let a = self.boolean(x)?;
+                let b = self.boolean(y)?;
+                V::B(Term::or([a, b]))
+            }
+            Expr::Cond(c, x, y) => {
+                let c = self.boolean(c)?;
+                let a = self.int(x)?;
+                let b = self.int(y)?;
+                V::I(Term::ite(c, a, b))
+            }
+            Expr::Call(..) | Expr::Nondet(..) => {
+                return Err(self.invalid("a CFG expression contains a call or a nondet value"))
+            }
+        })
+    }
+
+    fn node_step(&mut self, n: NodeId, next: NodeId) -> Result<(), Fail> {
+        let cfg = self.cfg;
+        let Some(node) = cfg.nodes.get(n) else {
+            return Err(self.invalid(format!("no node {n}")));
+        };
+        match &node.kind {
+            NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Stop => {}
+            NodeKind::Assign { lhs, rhs, .. } => {
+                let mut vals = Vec::with_capacity(rhs.len());
+                for e in rhs {
+                    vals.push(self.int(e)?);
+                }
+                for (v, x) in lhs.iter().zip(vals) {
+                    let s = self.fresh(&cfg.var_name(*v), Sort::Int)?;
+                    self.cur.push(Term::eq(Term::sym(s), x));
+                    self.set(*v, Term::sym(s));
+                }
+            }
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                ..
+            } => {
+                let i = self.int(index)?;
+                let idx = self.name(i)?;
+                let x = self.int(value)?;
+                let arr = self.array(*array)?;
+                let s = self.fresh(&cfg.arrays[*array].name, Sort::IntArray)?;
+                let upd = Term::ite(
+                    Self::in_range(&idx, &arr.size),
+                    Term::store(arr.val.clone(), idx.clone(), x),
+                    arr.val,
+                );
+                self.cur.push(Term::eq(Term::sym(s), upd));
+                self.cur_acc.push(Access {
+                    array: *array,
+                    index: idx,
+                });
+                self.set_array(
+                    *array,
+                    Arr {
+                        val: Term::sym(s),
+                        size: arr.size,
+                    },
+                );
+            }
+            NodeKind::ArrayInit { array, values, .. } => {
+                let size = self.array_size(*array)?;
+                let val = match values {
+                    None => self.arbitrary(self.step, *array, size.clone())?,
+                    Some(vs) => {
+                        let mut xs = Vec::with_capacity(vs.len());
+                        for e in vs {
+                            xs.push(self.int(e)?);
+                        }
+                        let mut t = Term::const_array(0);
+                        for (i, x) in xs.into_iter().enumerate() {
+                            let it = Term::int(i as i64);
+                            t = match &size {
+                                Term::Int(n) if BigInt::from(i) < *n => Term::store(t, it, x),
+                                Term::Int(_) => t,
+                                _ => {
+                                    // Name the previous array: the ite mentions it twice.
+                                    let prev = self.fresh("init", Sort::IntArray)?;
+                                    self.out.aux.push(Term::eq(Term::sym(prev), t));
+                                    let p = Term::sym(prev);
+                                    let st = Term::store(p.clone(), it.clone(), x);
+                                    Term::ite(Term::lt(it, size.clone()), st, p)
+                                }
+                            };
+                        }
+                        let s = self.fresh(&cfg.arrays[*array].name, Sort::IntArray)?;
+                        self.cur.push(Term::eq(Term::sym(s), t));
+                        Term::sym(s)
+                    }
+                };
+                self.set_array(*array, Arr { val, size });
+            }
+            NodeKind::Branch { cond, then, els } => {
+                let c = self.boolean(cond)?;
+                if then != els {
+                    if next == *then {
+                        self.cur.push(c);
+                    } else {
+                        self.cur.push(Term::not(c));
+                    }
+                }
+            }
+            NodeKind::Assume { cond, .. } => {
+                let c = self.boolean(cond)?;
+                self.cur.push(c);
+            }
+            NodeKind::Call { proc, args, .. } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for e in args {
+                    vals.push(self.int(e)?);
+                }
+                let Some(callee) = cfg.procs.get(*proc) else {
+                    return Err(self.invalid(format!("call of an unknown procedure {proc}")));
+                };
+                let mut vars = BTreeMap::new();
+                for (f, x) in callee.formals.iter().zip(vals) {
+                    let s = self.fresh(&cfg.var_name(*f), Sort::Int)?;
+                    self.cur.push(Term::eq(Term::sym(s), x));
+                    vars.insert(*f, Term::sym(s));
+                }
+                let id = self.next_frame;
+                self.next_frame += 1;
+                self.stack.push(Frame {
+                    id,
+                    vars,
+                    arrays: BTreeMap::new(),
+                });
+            }
+            NodeKind::Exit => {
+                if self.stack.len() > 1 {
+                    self.stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+}
