@@ -86,6 +86,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     let ab = Abstractor {
         cfg,
         cells_of: &cells_of,
+        fold: !precision.is_empty(),
     };
     for node in out.nodes.iter_mut() {
         let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
@@ -177,6 +178,9 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
 struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
     cfg: &'a Cfg,
     cells_of: &'a F,
+    /// Fold constant sub-expressions (only when cells were introduced, so that P̂0 keeps
+    /// the program's text).
+    fold: bool,
 }
 
 impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
@@ -201,6 +205,15 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
     }
 
     fn expr(&self, e: Expr) -> Expr {
+        let e = self.reads(e);
+        if self.fold {
+            crate::sema::fold(e, &|_| None)
+        } else {
+            e
+        }
+    }
+
+    fn reads(&self, e: Expr) -> Expr {
         e.map_bottom_up(&mut |x| match x {
             Expr::Read(a, i) => {
                 let cells = (self.cells_of)(a);

@@ -160,6 +160,9 @@ pub struct Run {
     pub steps: usize,
     /// The nodes executed, in order (when recording was asked for).
     pub path: Vec<NodeId>,
+    /// Per node of `path`, the variables and array cells it set, with their new values
+    /// (when recording was asked for).
+    pub changes: Vec<Vec<(String, BigInt)>>,
 }
 
 /// Contents of one array instance: explicit cells over a base (zeros, or arbitrary cells
@@ -210,6 +213,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
     });
     let mut node = cfg.procs[cfg.main].entry;
     let mut path = Vec::new();
+    let mut changes: Vec<Vec<(String, BigInt)>> = Vec::new();
     let mut steps = 0;
     loop {
         if steps >= limits.max_steps {
@@ -217,6 +221,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 outcome: Outcome::StepLimit,
                 steps,
                 path,
+                changes,
             };
         }
         let mut at = At {
@@ -228,6 +233,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
         steps += 1;
         if record {
             path.push(node);
+            changes.push(Vec::new());
         }
         let next = match &cfg.nodes[node].kind {
             NodeKind::Error => unreachable_error(),
@@ -235,6 +241,9 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
             NodeKind::Assign { lhs, rhs, next } => {
                 let vals: Vec<BigInt> = rhs.iter().map(|e| m.eval(e, &mut at)).collect();
                 for (v, x) in lhs.iter().zip(vals) {
+                    if let Some(c) = changes.last_mut().filter(|_| record) {
+                        c.push((cfg.var_name(*v), x.clone()));
+                    }
                     m.set(*v, x);
                 }
                 *next
@@ -249,6 +258,9 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 let x = m.eval(value, &mut at);
                 let arr = m.array_mut(*array);
                 if let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) {
+                    if let Some(c) = changes.last_mut().filter(|_| record) {
+                        c.push((format!("{}[{i}]", cfg.arrays[*array].name), x.clone()));
+                    }
                     arr.cells.insert(i, x);
                 }
                 *next
@@ -296,6 +308,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                         outcome: Outcome::Blocked { at: node },
                         steps,
                         path,
+                        changes,
                     };
                 }
                 *next
@@ -310,10 +323,16 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                         outcome: Outcome::DepthLimit,
                         steps,
                         path,
+                        changes,
                     };
                 }
                 let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, &mut at)).collect();
                 let callee = &cfg.procs[*proc];
+                if let Some(c) = changes.last_mut().filter(|_| record) {
+                    for (v, x) in callee.formals.iter().zip(&vals) {
+                        c.push((cfg.var_name(*v), x.clone()));
+                    }
+                }
                 let vars = callee.formals.iter().copied().zip(vals).collect();
                 m.stack.push(Frame {
                     vars,
@@ -329,6 +348,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                         outcome: Outcome::Finished,
                         steps,
                         path,
+                        changes,
                     };
                 }
                 frame.ret_point
@@ -338,6 +358,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                     outcome: Outcome::Finished,
                     steps,
                     path,
+                    changes,
                 }
             }
         };
@@ -346,6 +367,7 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
                 outcome: Outcome::Error { at: node },
                 steps,
                 path,
+                changes,
             };
         }
         node = next;

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod ids;
 pub mod interp;
 pub mod linear;
+pub mod refine;
 pub mod sema;
 pub mod smt;
 pub mod syntax;

@@ -8,6 +8,23 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` that ignores a closed stdout (e.g. `lpmc check f | head`) instead of
+/// panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `print!` that ignores a closed stdout.
+macro_rules! outp {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 /// Exit code for bad input or usage.
 const EXIT_INPUT: u8 = 2;
 
@@ -38,6 +55,15 @@ enum Cmd {
         /// Maximum number of refinement iterations.
         #[arg(long)]
         max_refinements: Option<u32>,
+        /// Print each abstraction P̂0, P̂1, ... (the program with arrays replaced by cells).
+        #[arg(long)]
+        show_abstractions: bool,
+        /// Print counters and times per phase.
+        #[arg(long)]
+        stats: bool,
+        /// Also report every out-of-range array access as an error.
+        #[arg(long)]
+        check_bounds: bool,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -88,7 +114,16 @@ fn main() -> ExitCode {
             json,
             timeout,
             max_refinements,
+            show_abstractions,
+            stats,
+            check_bounds,
         } => {
+            if let Some(t) = timeout {
+                if !(t.is_finite() && t > 0.0) {
+                    eprintln!("error: --timeout must be a positive number of seconds");
+                    return ExitCode::from(EXIT_INPUT);
+                }
+            }
             let loaded = match load(&file) {
                 Ok(l) => l,
                 Err(c) => return c,
@@ -98,18 +133,27 @@ fn main() -> ExitCode {
                 &CheckOptions {
                     timeout_s: timeout,
                     max_refinements,
+                    show_abstractions,
+                    check_bounds,
+                    budget: None,
                 },
             );
             if json {
                 match serde_json::to_string(&report) {
-                    Ok(s) => println!("{s}"),
+                    Ok(s) => out!("{s}"),
                     Err(e) => {
                         eprintln!("error: cannot serialise the report: {e}");
                         return ExitCode::from(EXIT_INPUT);
                     }
                 }
             } else {
+                for (k, a) in report.abstractions.iter().enumerate() {
+                    out!("abstraction P̂{k}:\n{a}");
+                }
                 print_report(&file, &report);
+                if stats {
+                    print_stats(&report.stats);
+                }
             }
             ExitCode::from(report.verdict.exit_code() as u8)
         }
@@ -119,9 +163,9 @@ fn main() -> ExitCode {
                 Err(c) => return c,
             };
             if dot {
-                print!("{}", lpmc::cfg::to_dot(&loaded.cfg));
+                outp!("{}", lpmc::cfg::to_dot(&loaded.cfg));
             } else {
-                print!("{}", lpmc::cfg::to_text(&loaded.cfg));
+                outp!("{}", lpmc::cfg::to_text(&loaded.cfg));
             }
             ExitCode::SUCCESS
         }
@@ -196,7 +240,7 @@ fn main() -> ExitCode {
                     Outcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
                     Outcome::DepthLimit => "call-depth limit reached without error".to_string(),
                 };
-                println!("{what}: {how} (path length {})", r.steps);
+                out!("{what}: {how} (path length {})", r.steps);
             }
             if reached {
                 ExitCode::from(10)
@@ -208,28 +252,59 @@ fn main() -> ExitCode {
 }
 
 fn print_report(file: &std::path::Path, r: &Report) {
-    println!("{}: {}", file.display(), r.verdict.as_str());
+    out!("{}: {}", file.display(), r.verdict.as_str());
     if !r.reason.is_empty() {
-        println!("  reason: {}", r.reason);
+        out!("  reason: {}", r.reason);
     }
     if let Some(t) = &r.trace {
         if !t.inputs.is_empty() {
-            println!("  inputs:");
+            out!("  inputs:");
             for i in &t.inputs {
-                println!("    line {:>4}  {} = {}", i.line, i.what, i.value);
+                out!(
+                    "    step {:>4}  line {:>4}  {} = {}",
+                    i.step,
+                    i.line,
+                    i.what,
+                    i.value
+                );
             }
         }
-        println!(
+        out!(
             "  trace ({} steps, error at line {}):",
             t.steps.len(),
             t.error_line
         );
+        out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
         for (k, s) in t.steps.iter().enumerate() {
-            println!("    {:>4}  line {:>4}  {}", k + 1, s.line, s.statement);
+            let stmt = if s.changed.is_empty() {
+                s.statement.clone()
+            } else {
+                format!("{:<40} [{}]", s.statement, s.changed.join(", "))
+            };
+            out!("    {:>4}  {:>5}  {:<12} {}", k, s.line, s.proc, stmt);
         }
     }
     if r.verdict != Verdict::Unknown || r.refinements > 0 {
-        println!("  refinements: {}, cells: {:?}", r.refinements, r.cells);
+        out!("  refinements: {}, cells: {:?}", r.refinements, r.cells);
     }
-    println!("  time: {} ms", r.time_ms);
+    out!("  time: {} ms", r.time_ms);
+}
+
+fn print_stats(s: &lpmc::driver::Stats) {
+    out!("  stats:");
+    out!("    iterations            {}", s.iterations);
+    out!("    disjuncts (facts)     {}", s.disjuncts);
+    out!("    engine steps          {}", s.engine_steps);
+    out!("    summaries             {}", s.summaries);
+    out!("    FM projections        {}", s.fm_projections);
+    out!("    entailment checks     {}", s.entailment_checks);
+    out!("    entailment SMT calls  {}", s.entailment_smt_calls);
+    out!("    trace checks (SMT)    {}", s.trace_checks);
+    out!(
+        "    time (ms): abstract {:.2}, tabulate {:.2}, trace check {:.2}, refine {:.2}",
+        s.abstract_ms,
+        s.tabulate_ms,
+        s.trace_ms,
+        s.refine_ms
+    );
 }

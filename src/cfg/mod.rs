@@ -3,6 +3,7 @@
 //! a unique return-point node after each call, and `InScope` per node. Node expressions are
 //! side-effect free: calls and ranged nondet values were hoisted into temporaries.
 
+mod bounds;
 mod build;
 mod dot;
 
@@ -10,6 +11,7 @@ use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
+pub use bounds::check_bounds;
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 
 /// The assertion-failure node; reaching it means the program is unsafe.

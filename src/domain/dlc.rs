@@ -10,6 +10,7 @@ use super::RelDomain;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
+use crate::sema::fold;
 use crate::smt::{Cvc5Backend, Logic, SatResult, SmtBackend, SmtConfig, Sort, SymId, Term};
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
@@ -39,6 +40,7 @@ pub trait Lattice {
 }
 
 /// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
+#[derive(Default)]
 pub struct Entailment {
     smt: Option<Cvc5Backend>,
     syms: BTreeMap<Dim, SymId>,
@@ -52,22 +54,11 @@ pub struct Entailment {
     pub smt_unknown: u64,
 }
 
-impl Default for Entailment {
-    fn default() -> Self {
-        Entailment {
-            smt: None,
-            syms: BTreeMap::new(),
-            checks: 0,
-            cheap: 0,
-            smt_calls: 0,
-            smt_unknown: 0,
-        }
-    }
-}
-
 impl Entailment {
-    /// Whether `f ⊑ g1 ∨ ... ∨ gn`. Sound: `true` only if it holds over the rationals
-    /// (hence over the integers). Complete unless the solver fails (then `false`).
+    /// Whether `f ⊑ g1 ∨ ... ∨ gn` over the integers. Sound: `true` only if every integer
+    /// point of `f` is in some `gi` (the cheap test rounds negated constraints to
+    /// integers, so it may see inclusions that hold over ℤ only). Complete for rational
+    /// inclusion unless the solver fails (then `false`).
     pub fn conj_leq(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
         self.checks += 1;
         if f.is_empty() {
@@ -270,7 +261,7 @@ pub fn int_presolve(c: &Conj, project: &[Dim]) -> Conj {
                 if !occurs_elsewhere && !proj {
                     continue;
                 }
-                if best.map_or(true, |(_, _, p)| proj && !p) {
+                if best.is_none_or(|(_, _, p)| proj && !p) {
                     best = Some((i, *d, proj));
                 }
             }
@@ -368,6 +359,8 @@ impl DlcDomain {
         args: &[crate::sema::Expr],
         fresh: &mut Fresh,
     ) -> (Vec<Conj>, Vec<Dim>) {
+        let known = known_values(f);
+        let args: Vec<crate::sema::Expr> = args.iter().map(|a| fold_in(a, &known)).collect();
         let slots: Vec<Dim> = args.iter().map(|_| fresh.dim()).collect();
         let mut acc = vec![f.clone()];
         for (a, slot) in args.iter().zip(&slots) {
@@ -380,7 +373,11 @@ impl DlcDomain {
                         d.add(k);
                     }
                     d.add(&Constraint::eq(&LinExpr::var(*slot), v));
-                    if !d.is_trivially_false() {
+                    // Prune infeasible combinations now: the cases of later arguments
+                    // multiply with these (cells make reads and writes nested `?:`).
+                    if d.is_trivially_false() || (!g.is_empty() && d.is_empty()) {
+                        self.stats.empty += 1;
+                    } else {
                         next.push(d);
                     }
                 }
@@ -389,6 +386,37 @@ impl DlcDomain {
         }
         (acc, slots)
     }
+}
+
+/// The current values of variables fixed to a constant by `f` (rows `x' = c`).
+fn known_values(f: &Conj) -> BTreeMap<VarId, num_bigint::BigInt> {
+    let mut out = BTreeMap::new();
+    for (key, r) in f.rows() {
+        if key.len() != 1 || !r.is_equality() {
+            continue;
+        }
+        let (d, a) = key.iter().next().expect("one dimension");
+        if d.0 % 2 == 0 {
+            continue;
+        }
+        if let Some(h) = &r.hi {
+            let v = &h.value / a;
+            if v.is_integer() {
+                out.insert(VarId(d.0 / 2), v.to_integer());
+            }
+        }
+    }
+    out
+}
+
+fn fold_in(
+    e: &crate::sema::Expr,
+    known: &BTreeMap<VarId, num_bigint::BigInt>,
+) -> crate::sema::Expr {
+    if known.is_empty() {
+        return e.clone();
+    }
+    fold(e.clone(), &|v| known.get(&v).cloned())
 }
 
 impl RelDomain for DlcDomain {
@@ -421,7 +449,8 @@ impl RelDomain for DlcDomain {
             }
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
                 let positive = succ_index == 0;
-                let dnf = guard(cond, positive, &cur_dim, &mut fresh);
+                let cond = fold_in(cond, &known_values(f));
+                let dnf = guard(&cond, positive, &cur_dim, &mut fresh);
                 let mut out = Vec::new();
                 for d in dnf {
                     let mut c = f.clone();

@@ -395,3 +395,78 @@ pub struct Program {
     /// `main`.
     pub main: ProcId,
 }
+
+/// Constant folding with the values of some variables known (`known(v)`): variables with
+/// a known value become constants, operations on constants are computed (C semantics for
+/// `/` and `%`), and `(c ? e1 : e2)`, `&&`, `||` with a constant condition keep only the
+/// branch that is evaluated. The result denotes the same set of values in every state
+/// where the known values hold; `u` is never touched.
+pub fn fold(e: Expr, known: &dyn Fn(VarId) -> Option<BigInt>) -> Expr {
+    use num_traits::{One, Zero};
+    fn c(e: &Expr) -> Option<&BigInt> {
+        match e {
+            Expr::Const(n) => Some(n),
+            _ => None,
+        }
+    }
+    fn bool01(b: bool) -> Expr {
+        Expr::Const(if b { BigInt::one() } else { BigInt::zero() })
+    }
+    e.map_bottom_up(&mut |x| match x {
+        Expr::Var(v) => match known(v) {
+            Some(n) => Expr::Const(n),
+            None => Expr::Var(v),
+        },
+        Expr::Add(a, b) => match (c(&a), c(&b)) {
+            (Some(x), Some(y)) => Expr::Const(x + y),
+            _ => Expr::Add(a, b),
+        },
+        Expr::Sub(a, b) => match (c(&a), c(&b)) {
+            (Some(x), Some(y)) => Expr::Const(x - y),
+            _ => Expr::Sub(a, b),
+        },
+        Expr::Scale(k, a) => match c(&a) {
+            Some(x) => Expr::Const(&k * x),
+            None => Expr::Scale(k, a),
+        },
+        Expr::Div(a, k) => match c(&a) {
+            Some(x) => Expr::Const(x / &k),
+            None => Expr::Div(a, k),
+        },
+        Expr::Mod(a, k) => match c(&a) {
+            Some(x) => Expr::Const(x % &k),
+            None => Expr::Mod(a, k),
+        },
+        Expr::Cmp(op, a, b) => match (c(&a), c(&b)) {
+            (Some(x), Some(y)) => bool01(match op {
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+            }),
+            _ => Expr::Cmp(op, a, b),
+        },
+        Expr::Not(a) => match c(&a) {
+            Some(x) => bool01(x.is_zero()),
+            None => Expr::Not(a),
+        },
+        Expr::And(a, b) => match (c(&a), c(&b)) {
+            (Some(x), _) if x.is_zero() => bool01(false),
+            (Some(x), Some(y)) => bool01(!x.is_zero() && !y.is_zero()),
+            _ => Expr::And(a, b),
+        },
+        Expr::Or(a, b) => match (c(&a), c(&b)) {
+            (Some(x), _) if !x.is_zero() => bool01(true),
+            (Some(x), Some(y)) => bool01(!x.is_zero() || !y.is_zero()),
+            _ => Expr::Or(a, b),
+        },
+        Expr::Cond(k, a, b) => match c(&k) {
+            Some(x) if x.is_zero() => *b,
+            Some(_) => *a,
+            None => Expr::Cond(k, a, b),
+        },
+        other => other,
+    })
+}

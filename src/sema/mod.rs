@@ -11,8 +11,8 @@ use crate::diag::{Diagnostic, Unsupported};
 use crate::syntax::ast;
 
 pub use hir::{
-    ArrayInfo, ArraySize, CmpOp, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind, VarInfo,
-    VarKind,
+    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind,
+    VarInfo, VarKind,
 };
 
 /// The result of a successful analysis: the resolved program and the constructs that are

@@ -30,6 +30,8 @@ impl From<SmtError> for Fail {
 pub(crate) struct Access {
     pub array: ArrayId,
     pub index: Term,
+    /// Whether it is a write (else a read).
+    pub write: bool,
 }
 
 /// An out-of-range read site: which array, and its index and in-range condition.
@@ -374,6 +376,7 @@ impl Enc<'_> {
                 self.cur_acc.push(Access {
                     array: *a,
                     index: idx.clone(),
+                    write: false,
                 });
                 V::I(Term::ite(
                     Self::in_range(&idx, &arr.size),
@@ -475,6 +478,7 @@ impl Enc<'_> {
                 self.cur_acc.push(Access {
                     array: *array,
                     index: idx,
+                    write: true,
                 });
                 self.set_array(
                     *array,

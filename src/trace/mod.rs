@@ -456,10 +456,23 @@ pub fn fixed_read_indices(
     core: &[usize],
     smt: &mut dyn SmtBackend,
 ) -> Result<Vec<(ArrayId, i64)>, TraceError> {
+    fixed_indices(cfg, t, core, true, smt)
+}
+
+/// Like [`fixed_read_indices`], but only for the reads of the core steps when
+/// `include_writes` is false (the paper's refinement adds cells for reads; writes are the
+/// fallback when the reads give nothing new).
+pub fn fixed_indices(
+    cfg: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    include_writes: bool,
+    smt: &mut dyn SmtBackend,
+) -> Result<Vec<(ArrayId, i64)>, TraceError> {
     validate(cfg, t)?;
     let smt_err = |e: SmtError| invalid(0, format!("SMT error: {e}"));
     smt.push().map_err(smt_err)?;
-    let r = fixed_in_scope(cfg, t, core, smt);
+    let r = fixed_in_scope(cfg, t, core, include_writes, smt);
     let popped = smt.pop();
     let out = match r {
         Ok(v) => v,
@@ -474,6 +487,7 @@ fn fixed_in_scope(
     cfg: &Cfg,
     t: &Trace,
     core: &[usize],
+    include_writes: bool,
     smt: &mut dyn SmtBackend,
 ) -> Result<Vec<(ArrayId, i64)>, Fail> {
     let enc = encode(cfg, &t.path, smt)?;
@@ -486,7 +500,7 @@ fn fixed_in_scope(
         let acc = &enc.accesses[s];
         if !acc.is_empty() && smt.check_assuming(&[])? == SatResult::Sat {
             let mut cands = Vec::new();
-            for a in acc {
+            for a in acc.iter().filter(|a| include_writes || !a.write) {
                 if let Value::Int(k) = smt.eval(&a.index)? {
                     cands.push((a, k));
                 }

@@ -1,0 +1,168 @@
+//! `--check-bounds`: every array access becomes an assertion that its index is in range
+//! (the instrumentation the paper suggests at the end of §5: `assert(0 <= e && e < dim(a))`
+//! before every `a[e]`).
+//!
+//! A node `n` with accesses is moved to a new node `n'`; `n` itself becomes the first of a
+//! chain of checks `Branch(ok_i, next, ERROR)` ending in `n'`, so every edge into `n` stays
+//! valid. Accesses are checked in evaluation order (an index's own reads first), each under
+//! the condition that it is evaluated at all: a read in the right operand of `&&` is only
+//! checked when the left one holds, a read in a branch of `?:` only when that branch is
+//! taken. Such a condition may not contain `u` (a check would draw a different value than
+//! the evaluation); that case is reported as unsupported.
+
+use super::{Cfg, Node, NodeKind, ERROR_NODE};
+use crate::diag::Span;
+use crate::ids::ArrayId;
+use crate::sema::{ArraySize, CmpOp, Expr};
+use num_bigint::BigInt;
+
+/// One access to check: under `conds` (all evaluated non-zero), `index` must be in range.
+struct Access {
+    conds: Vec<Expr>,
+    array: ArrayId,
+    index: Expr,
+}
+
+fn collect(e: &Expr, conds: &[Expr], out: &mut Vec<Access>) {
+    let with = |c: Expr| {
+        let mut v = conds.to_vec();
+        v.push(c);
+        v
+    };
+    match e {
+        Expr::Read(a, i) => {
+            collect(i, conds, out);
+            out.push(Access {
+                conds: conds.to_vec(),
+                array: *a,
+                index: (**i).clone(),
+            });
+        }
+        Expr::Cond(c, x, y) => {
+            collect(c, conds, out);
+            collect(x, &with((**c).clone()), out);
+            collect(y, &with(Expr::Not(c.clone())), out);
+        }
+        Expr::And(x, y) => {
+            collect(x, conds, out);
+            collect(y, &with((**x).clone()), out);
+        }
+        Expr::Or(x, y) => {
+            collect(x, conds, out);
+            collect(y, &with(Expr::Not(x.clone())), out);
+        }
+        Expr::Add(x, y) | Expr::Sub(x, y) | Expr::Cmp(_, x, y) => {
+            collect(x, conds, out);
+            collect(y, conds, out);
+        }
+        Expr::Scale(_, x) | Expr::Div(x, _) | Expr::Mod(x, _) | Expr::Not(x) => {
+            collect(x, conds, out)
+        }
+        Expr::Call(_, args, _) => args.iter().for_each(|a| collect(a, conds, out)),
+        Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..) => {}
+    }
+}
+
+fn has_undef(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Undef));
+    found
+}
+
+/// The accesses of a node, in evaluation order; a write's own index counts as an access.
+fn accesses(kind: &NodeKind) -> Vec<Access> {
+    let mut out = Vec::new();
+    match kind {
+        NodeKind::Assign { rhs, .. } => rhs.iter().for_each(|e| collect(e, &[], &mut out)),
+        NodeKind::ArrayWrite {
+            array,
+            index,
+            value,
+            ..
+        } => {
+            collect(index, &[], &mut out);
+            collect(value, &[], &mut out);
+            out.push(Access {
+                conds: vec![],
+                array: *array,
+                index: index.clone(),
+            });
+        }
+        NodeKind::ArrayInit {
+            values: Some(vs), ..
+        } => vs.iter().for_each(|e| collect(e, &[], &mut out)),
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
+            collect(cond, &[], &mut out)
+        }
+        NodeKind::Call { args, .. } => args.iter().for_each(|e| collect(e, &[], &mut out)),
+        _ => {}
+    }
+    out
+}
+
+fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
+    let size = match &cfg.arrays[a].size {
+        ArraySize::Const(n) => Expr::Const(BigInt::from(*n)),
+        ArraySize::Dynamic(v) => Expr::Var(*v),
+    };
+    Expr::And(
+        Box::new(Expr::Cmp(
+            CmpOp::Le,
+            Box::new(Expr::int(0)),
+            Box::new(index.clone()),
+        )),
+        Box::new(Expr::Cmp(
+            CmpOp::Lt,
+            Box::new(index.clone()),
+            Box::new(size),
+        )),
+    )
+}
+
+/// The program with a bounds assertion before every array access, or the span of a node
+/// whose accesses cannot be checked exactly (see the module documentation).
+pub fn check_bounds(cfg: &Cfg) -> Result<Cfg, Span> {
+    let mut out = cfg.clone();
+    for n in cfg.nodes.indices() {
+        let node = &cfg.nodes[n];
+        let acc = accesses(&node.kind);
+        if acc.is_empty() {
+            continue;
+        }
+        if acc.iter().any(|a| a.conds.iter().any(has_undef)) {
+            return Err(node.span);
+        }
+        // The original statement moves to a new node.
+        let moved = out.nodes.push(node.clone());
+        if let (NodeKind::Call { proc, .. }, Some(_)) = (&node.kind, node.proc) {
+            for c in out.procs[*proc].callers.iter_mut() {
+                if *c == n {
+                    *c = moved;
+                }
+            }
+        }
+        // Build the checks backwards: the last one continues at the moved node.
+        let mut next = moved;
+        for (i, a) in acc.iter().enumerate().rev() {
+            let ok = in_range(cfg, a.array, &a.index);
+            let cond = a.conds.iter().rev().fold(ok, |acc, c| {
+                Expr::Or(Box::new(Expr::Not(Box::new(c.clone()))), Box::new(acc))
+            });
+            let check = NodeKind::Branch {
+                cond,
+                then: next,
+                els: ERROR_NODE,
+            };
+            if i == 0 {
+                out.nodes[n].kind = check;
+            } else {
+                next = out.nodes.push(Node {
+                    proc: node.proc,
+                    kind: check,
+                    span: node.span,
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,175 @@
+//! End-to-end verdicts of `lpmc check` (the CEGAR loop): our programs against their
+//! `// expect:` headers, the EUREKA regression programs against the paper's Table 2, and
+//! the array-free SV-COMP tasks of `recursive-simple/` and `loop-simple/` against their
+//! `.yml` verdicts. UNKNOWN is never counted as right unless it is expected; a wrong SAFE
+//! or UNSAFE fails the test outright.
+
+mod common;
+
+use common::{bench_dir, header, lp_dir, sources, svcomp_expected};
+use lpmc::driver::{self, CheckOptions, Report, Verdict};
+use std::path::Path;
+
+fn check(path: &Path) -> Report {
+    let loaded = driver::load_path(path)
+        .unwrap_or_else(|e| panic!("{} does not load:\n{}", path.display(), e.render(false)));
+    driver::check(
+        &loaded,
+        &CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        },
+    )
+}
+
+fn parse_verdict(s: &str) -> Option<Verdict> {
+    match s {
+        "safe" => Some(Verdict::Safe),
+        "unsafe" => Some(Verdict::Unsafe),
+        "unknown" => Some(Verdict::Unknown),
+        _ => None,
+    }
+}
+
+/// Every UNSAFE report carries a replayed trace with its inputs.
+fn assert_evidence(path: &Path, r: &Report) {
+    if r.verdict == Verdict::Unsafe {
+        let t = r
+            .trace
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: UNSAFE without a trace", path.display()));
+        assert!(t.replayed, "{}: trace not replayed", path.display());
+        assert!(!t.steps.is_empty(), "{}: empty trace", path.display());
+    }
+    assert!(!r.reason.is_empty(), "{}: no reason", path.display());
+}
+
+#[test]
+fn our_programs_give_their_expected_verdicts() {
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    for p in sources(&lp_dir()) {
+        if p.components().any(|c| c.as_os_str() == "errors") {
+            continue;
+        }
+        let Some(exp) = header(&p, "expect").and_then(|e| parse_verdict(&e)) else {
+            continue;
+        };
+        let r = check(&p);
+        assert_evidence(&p, &r);
+        n += 1;
+        if r.verdict != exp {
+            wrong.push(format!(
+                "{}: expected {:?}, got {:?} ({})",
+                p.display(),
+                exp,
+                r.verdict,
+                r.reason
+            ));
+        }
+    }
+    assert!(n >= 60, "only {n} programs with a verdict header");
+    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
+}
+
+/// The paper's Table 2 for the EUREKA programs in the shared benchmarks (their harness
+/// names differ: `sequential_swap_klee.c` is the paper's simple_swap, and
+/// `simple_swap_call_klee.c` its sequential_swap_call).
+const EUREKA_TABLE: &[(&str, Verdict)] = &[
+    ("array_init_klee.c", Verdict::Safe),
+    ("array_init_assign_klee.c", Verdict::Safe),
+    ("complex_guard_klee.c", Verdict::Safe),
+    ("sequential_swap_klee.c", Verdict::Safe),
+    ("simple_swap_call_klee.c", Verdict::Safe),
+    ("simple_array_inversion_klee.c", Verdict::Safe),
+    ("bubblesort_inner_loop_klee.c", Verdict::Unsafe),
+    ("bubblesort_klee.c", Verdict::Unsafe),
+    ("wrong_loop_klee.c", Verdict::Unsafe),
+    ("loop_on_input_klee.c", Verdict::Unsafe),
+    ("simple_control_on_input_klee.c", Verdict::Unsafe),
+];
+
+#[test]
+fn eureka_table_2() {
+    let dir = bench_dir().join("eureka");
+    let mut wrong = Vec::new();
+    for (name, exp) in EUREKA_TABLE {
+        let p = dir.join(name);
+        let r = check(&p);
+        assert_evidence(&p, &r);
+        if r.verdict != *exp {
+            wrong.push(format!(
+                "{name}: expected {exp:?}, got {:?} ({})",
+                r.verdict, r.reason
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "Table 2 mismatches:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The extra EUREKA programs (Prim_*, bf*, complex_guard_) are all safe: never UNSAFE.
+#[test]
+fn eureka_extras_never_unsafe() {
+    let dir = bench_dir().join("eureka");
+    for p in sources(&dir) {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if EUREKA_TABLE.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        // Most of them need more than a short budget; UNKNOWN is fine, UNSAFE is wrong.
+        let loaded = driver::load_path(&p).expect("loads");
+        let r = driver::check(
+            &loaded,
+            &CheckOptions {
+                timeout_s: Some(2.0),
+                ..Default::default()
+            },
+        );
+        assert_evidence(&p, &r);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{name}: {}", r.reason);
+    }
+}
+
+/// Array-free SV-COMP tasks: never a wrong verdict; and most are decided.
+#[test]
+fn svcomp_array_free_tasks() {
+    let mut wrong = Vec::new();
+    let (mut right, mut unknown) = (0, 0);
+    for sub in ["recursive-simple", "loop-simple"] {
+        for p in sources(&bench_dir().join("svcomp").join(sub)) {
+            let Some(safe) = svcomp_expected(&p) else {
+                continue;
+            };
+            let Ok(loaded) = driver::load_path(&p) else {
+                continue;
+            };
+            if loaded.cfg.has_arrays() {
+                continue;
+            }
+            let r = driver::check(
+                &loaded,
+                &CheckOptions {
+                    timeout_s: Some(20.0),
+                    ..Default::default()
+                },
+            );
+            assert_evidence(&p, &r);
+            let exp = if safe { Verdict::Safe } else { Verdict::Unsafe };
+            match r.verdict {
+                Verdict::Unknown => unknown += 1,
+                v if v == exp => right += 1,
+                v => wrong.push(format!("{}: expected {exp:?}, got {v:?}", p.display())),
+            }
+        }
+    }
+    eprintln!(
+        "svcomp array-free: {right} right, {unknown} unknown, {} wrong",
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
+    assert!(right > 0, "no task decided");
+}
