@@ -171,8 +171,23 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             },
             k @ (NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop) => k,
         };
+        if ab.fold {
+            fold_node(&mut node.kind);
+        }
     }
     out
+}
+
+/// Fold the constant sub-expressions of a node (e.g. the `(1 == 1) ? v : a_1` of a write
+/// to a constant index).
+fn fold_node(kind: &mut NodeKind) {
+    let f = |e: &mut Expr| *e = crate::sema::fold(std::mem::replace(e, Expr::Undef), &|_| None);
+    match kind {
+        NodeKind::Assign { rhs, .. } => rhs.iter_mut().for_each(f),
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => f(cond),
+        NodeKind::Call { args, .. } => args.iter_mut().for_each(f),
+        _ => {}
+    }
 }
 
 struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
@@ -205,12 +220,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
     }
 
     fn expr(&self, e: Expr) -> Expr {
-        let e = self.reads(e);
-        if self.fold {
-            crate::sema::fold(e, &|_| None)
-        } else {
-            e
-        }
+        self.reads(e)
     }
 
     fn reads(&self, e: Expr) -> Expr {

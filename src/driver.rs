@@ -145,6 +145,10 @@ pub struct CheckOptions {
     /// Tabulation budgets (steps and facts) per iteration; the deadline is set from
     /// `timeout_s`.
     pub budget: Option<Budget>,
+    /// For tests only: replace the solver's witness by an all-zero one before the replay,
+    /// to check that a counterexample that does not replay is never reported.
+    #[doc(hidden)]
+    pub sabotage_witness: bool,
 }
 
 /// The default bound on refinement iterations.
@@ -404,7 +408,10 @@ fn cegar(
                     format!("the SMT check of the abstract error trace gave no answer: {why}"),
                 )
             }
-            Ok(Feasibility::Feasible(w)) => {
+            Ok(Feasibility::Feasible(mut w)) => {
+                if opts.sabotage_witness {
+                    w.oracle = Default::default();
+                }
                 return match replay(cfg, &tr, &w) {
                     Ok(()) => {
                         report.trace = Some(trace_report(loaded, &tr, &w));

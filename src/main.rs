@@ -136,6 +136,7 @@ fn main() -> ExitCode {
                     show_abstractions,
                     check_bounds,
                     budget: None,
+                    sabotage_witness: false,
                 },
             );
             if json {

@@ -1,0 +1,143 @@
+//! The refinement loop on the paper's Fig. 1 and friends: the number of refinements and
+//! the cells they add, the printed abstractions, array-size independence, the replay
+//! guard on UNSAFE, and `--check-bounds`.
+
+mod common;
+
+use common::lp_dir;
+use lpmc::diag::SourceFile;
+use lpmc::driver::{self, CheckOptions, Report, Verdict};
+use std::collections::BTreeMap;
+
+fn check_src(src: &str, opts: &CheckOptions) -> Report {
+    let loaded = driver::load(SourceFile::new("t.lp", src))
+        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
+    driver::check(&loaded, opts)
+}
+
+fn fig1(n: u64) -> String {
+    let text = std::fs::read_to_string(lp_dir().join("fig1.lp")).expect("fig1.lp");
+    text.replace("a[3]", &format!("a[{n}]"))
+        .replace("i < 3", &format!("i < {n}"))
+}
+
+fn cells(pairs: &[(&str, &[i64])]) -> BTreeMap<String, Vec<i64>> {
+    pairs
+        .iter()
+        .map(|(a, ks)| (a.to_string(), ks.to_vec()))
+        .collect()
+}
+
+#[test]
+fn fig1_is_safe_after_one_refinement_adding_a1() {
+    let r = check_src(
+        &fig1(3),
+        &CheckOptions {
+            show_abstractions: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    assert_eq!(r.refinements, 1);
+    assert_eq!(r.cells, cells(&[("a", &[1])]));
+    // P̂0 abstracts the read to u and the writes to skips; P̂1 has the cell a_1.
+    assert_eq!(r.abstractions.len(), 2);
+    assert!(!r.abstractions[0].contains("a_1"));
+    assert!(r.abstractions[0].contains("u"));
+    assert!(r.abstractions[1].contains("a_1 = 1"), "{}", r.abstractions[1]);
+    assert!(
+        r.abstractions[1].contains("((i == 1) ? a_1 : u)"),
+        "{}",
+        r.abstractions[1]
+    );
+}
+
+#[test]
+fn fig1_verdict_and_cells_do_not_depend_on_the_array_size() {
+    for n in [3u64, 10, 1000, 1_000_000] {
+        let r = check_src(&fig1(n), &CheckOptions::default());
+        assert_eq!(r.verdict, Verdict::Safe, "N = {n}: {}", r.reason);
+        assert_eq!(r.refinements, 1, "N = {n}");
+        assert_eq!(r.cells, cells(&[("a", &[1])]), "N = {n}");
+    }
+}
+
+#[test]
+fn an_unsafe_verdict_needs_a_replayed_trace() {
+    let src = "void main() { int x, a[4]; x = u; a[2] = x; if (a[2] == 7) ERROR: ; }";
+    let r = check_src(src, &CheckOptions::default());
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let t = r.trace.expect("trace");
+    assert!(t.replayed);
+    assert!(t.inputs.iter().any(|i| i.value == "7"), "{:?}", t.inputs);
+    // With the witness replaced by zeros, the replay misses the error: never UNSAFE.
+    let r = check_src(
+        src,
+        &CheckOptions {
+            sabotage_witness: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(r.reason.contains("did not replay"), "{}", r.reason);
+    assert!(r.trace.is_none());
+}
+
+#[test]
+fn refinement_without_progress_is_unknown_not_a_loop() {
+    // The parity of x is beyond linear constraints, and there is no array to refine.
+    let src = "void main() { int x; x = 2 * u; if (x % 2 == 1) ERROR: ; }";
+    let r = check_src(src, &CheckOptions::default());
+    assert_ne!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let src = "void main() { int x, y; x = u; y = 2 * x; if (y == 2 * x + 1) ERROR: ; }";
+    assert_eq!(
+        check_src(src, &CheckOptions::default()).verdict,
+        Verdict::Safe
+    );
+}
+
+#[test]
+fn max_refinements_bounds_the_loop() {
+    let r = check_src(
+        &fig1(3),
+        &CheckOptions {
+            max_refinements: Some(0),
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(r.reason.contains("refinement limit"), "{}", r.reason);
+}
+
+#[test]
+fn check_bounds_turns_out_of_range_accesses_into_errors() {
+    let src = "void main() { int a[2] = {0, 0}; int i; i = 10; a[i] = 3; assert(a[0] == 0); }";
+    assert_eq!(
+        check_src(src, &CheckOptions::default()).verdict,
+        Verdict::Safe
+    );
+    let on = CheckOptions {
+        check_bounds: true,
+        ..Default::default()
+    };
+    let r = check_src(src, &on);
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    // In-range accesses only: still safe with the checks.
+    let ok = "void main() { int a[3]; int i; for (i = 0; i < 3; i++) a[i] = i; assert(a[1] == 1); }";
+    assert_eq!(check_src(ok, &on).verdict, Verdict::Safe);
+    // A read guarded by `&&` is only checked when it is evaluated.
+    let guarded = "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (i < 3 && a[i] == 9) ERROR: ; }";
+    assert_eq!(check_src(guarded, &on).verdict, Verdict::Safe);
+    let unguarded = "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (a[i] == 9 && i < 3) ERROR: ; }";
+    assert_eq!(check_src(unguarded, &on).verdict, Verdict::Unsafe);
+}
+
+#[test]
+fn unsupported_constructs_are_unknown_with_a_position() {
+    let r = check_src(
+        "struct s { int x; };\nvoid main() { int *p; }",
+        &CheckOptions::default(),
+    );
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(r.reason.chars().any(|c| c.is_ascii_digit()), "{}", r.reason);
+}
