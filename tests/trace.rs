@@ -9,6 +9,7 @@ use lpmc::diag::SourceFile;
 use lpmc::driver::{load, load_path};
 use lpmc::ids::NodeId;
 use lpmc::interp::{run, Limits, ListOracle, Outcome, RandomOracle};
+use lpmc::sema::Expr;
 use lpmc::trace::{
     self, check, check_with_config, fixed_read_indices, replay, validate, Feasibility, Trace,
     TraceError, Witness,
@@ -165,10 +166,21 @@ fn constant_guard_path_is_infeasible() {
     let cfg = cfg_of("void main() { int x; x = 0; if (x > 0) ERROR: ; }");
     let t = walk(&cfg, &[true]);
     let core = infeasible(&cfg, &t);
-    // The assignment and the branch are both needed.
+    // The constant is folded into the guard: the branch alone is the core.
     let kinds: Vec<_> = core.iter().map(|s| &cfg.nodes[t.path[*s]].kind).collect();
-    assert!(kinds.iter().any(|k| matches!(k, NodeKind::Branch { .. })));
-    assert!(kinds.iter().any(|k| matches!(k, NodeKind::Assign { .. })));
+    assert!(matches!(kinds[..], [NodeKind::Branch { .. }]), "{kinds:?}");
+    // With an input, the assumption and the assignment join the core.
+    let cfg2 =
+        cfg_of("void main() { int x, y; x = u; assume(x < 3); y = x + 1; if (y > 4) ERROR: ; }");
+    let t2 = walk(&cfg2, &[true]);
+    let core2 = infeasible(&cfg2, &t2);
+    let kinds2: Vec<_> = core2
+        .iter()
+        .map(|s| &cfg2.nodes[t2.path[*s]].kind)
+        .collect();
+    assert!(kinds2.iter().any(|k| matches!(k, NodeKind::Assume { .. })));
+    assert!(kinds2.iter().any(|k| matches!(k, NodeKind::Assign { .. })));
+    assert!(kinds2.iter().any(|k| matches!(k, NodeKind::Branch { .. })));
     // The other direction is no path into the error.
     assert!(validate(&cfg, &walk_or_partial(&cfg, &[false])).is_err());
 }
@@ -463,4 +475,55 @@ fn inputs_have_lines() {
         .inputs
         .iter()
         .any(|i| i.value == BigInt::from(12) && i.line == 3));
+}
+
+/// The CFG without its havoc assignments (`x = u`), so locals are read uninitialised
+/// and the interpreter asks its oracle for `Site::Uninit` values.
+fn without_havocs(mut cfg: Cfg) -> Cfg {
+    for node in cfg.nodes.iter_mut() {
+        if let NodeKind::Assign { rhs, next, .. } = &node.kind {
+            if rhs.iter().all(|e| *e == Expr::Undef) {
+                node.kind = NodeKind::Skip { next: *next };
+            }
+        }
+    }
+    cfg
+}
+
+#[test]
+fn uninitialised_reads_are_answered_per_frame() {
+    let cfg = without_havocs(cfg_of(
+        "int f(int n) { int t; if (n > 0) { t = f(n - 1); return t + 100; } return t; } \
+         void main() { int a, b; a = f(0); b = f(1); if (a == 1 && b == 102) ERROR: ; }",
+    ));
+    // f(0) returns its own t; f(1) returns its callee's t + 100: three frames of f, two
+    // of which read their t uninitialised (the outer f(1) assigns it first).
+    let t = walk(&cfg, &[false, true, false, true]);
+    let w = feasible(&cfg, &t);
+    let uninit: Vec<_> = w
+        .inputs
+        .iter()
+        .filter(|i| i.what == "t (uninitialised)")
+        .map(|i| i.value.clone())
+        .collect();
+    assert_eq!(
+        uninit,
+        vec![BigInt::from(1), BigInt::from(2)],
+        "{:?}",
+        w.inputs
+    );
+    // Two calls, two independent initial values.
+    let cfg2 = without_havocs(cfg_of(
+        "int f() { int t; return t; } \
+         void main() { int a, b; a = f(); b = f(); if (a == b + 1) ERROR: ; }",
+    ));
+    let t2 = walk(&cfg2, &[true]);
+    let w2 = feasible(&cfg2, &t2);
+    assert_eq!(
+        w2.inputs
+            .iter()
+            .filter(|i| i.what.ends_with("(uninitialised)"))
+            .count(),
+        2
+    );
 }

@@ -97,12 +97,12 @@ impl V {
     fn int(self) -> Term {
         match self {
             V::I(t) => t,
-            V::B(b) => Term::ite(b, Term::int(1), Term::int(0)),
+            V::B(b) => fold(Term::ite(b, Term::int(1), Term::int(0))),
         }
     }
     fn bool(self) -> Term {
         match self {
-            V::I(t) => Term::ne(t, Term::int(0)),
+            V::I(t) => fold(Term::ne(t, Term::int(0))),
             V::B(b) => b,
         }
     }
@@ -173,6 +173,81 @@ fn i64_max() -> Term {
     Term::int(i64::MAX)
 }
 
+/// Constant folding at the top of a term whose children are already folded: sums,
+/// comparisons and connectives of literals, and `ite` with a literal condition. Keeps
+/// deterministic parts of a trace (loop counters, constant indices) out of the solver.
+fn fold(t: Term) -> Term {
+    use num_traits::Zero;
+    fn lit(t: &Term) -> Option<&BigInt> {
+        match t {
+            Term::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+    fn cmp(a: &Term, b: &Term, f: fn(&BigInt, &BigInt) -> bool) -> Option<Term> {
+        Some(Term::Bool(f(lit(a)?, lit(b)?)))
+    }
+    let folded = match &t {
+        Term::Add(ts) => {
+            let mut sum = BigInt::zero();
+            let mut all = true;
+            for x in ts {
+                match lit(x) {
+                    Some(n) => sum += n,
+                    None => all = false,
+                }
+            }
+            all.then_some(Term::Int(sum))
+        }
+        Term::Sub(a, b) => match (lit(a), lit(b)) {
+            (Some(x), Some(y)) => Some(Term::Int(x - y)),
+            _ => None,
+        },
+        Term::Neg(a) => lit(a).map(|x| Term::Int(-x)),
+        Term::Mul(c, a) => match lit(a) {
+            Some(x) if c.is_integer() => Some(Term::Int(c.to_integer() * x)),
+            _ => None,
+        },
+        Term::Le(a, b) => cmp(a, b, |x, y| x <= y),
+        Term::Lt(a, b) => cmp(a, b, |x, y| x < y),
+        Term::Ge(a, b) => cmp(a, b, |x, y| x >= y),
+        Term::Gt(a, b) => cmp(a, b, |x, y| x > y),
+        Term::Eq(a, b) => cmp(a, b, |x, y| x == y),
+        Term::Distinct(ts) if ts.len() == 2 => cmp(&ts[0], &ts[1], |x, y| x != y),
+        Term::Not(a) => match **a {
+            Term::Bool(b) => Some(Term::Bool(!b)),
+            _ => None,
+        },
+        Term::And(ts) | Term::Or(ts) => {
+            let is_and = matches!(t, Term::And(_));
+            if ts.contains(&Term::Bool(!is_and)) {
+                Some(Term::Bool(!is_and))
+            } else if ts.contains(&Term::Bool(is_and)) {
+                let rest: Vec<Term> = ts
+                    .iter()
+                    .filter(|x| **x != Term::Bool(is_and))
+                    .cloned()
+                    .collect();
+                Some(match rest.len() {
+                    0 => Term::Bool(is_and),
+                    1 => rest.into_iter().next().unwrap_or(Term::Bool(is_and)),
+                    _ if is_and => Term::And(rest),
+                    _ => Term::Or(rest),
+                })
+            } else {
+                None
+            }
+        }
+        Term::Ite(c, a, b) => match **c {
+            Term::Bool(true) => Some((**a).clone()),
+            Term::Bool(false) => Some((**b).clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    folded.unwrap_or(t)
+}
+
 impl Enc<'_> {
     fn invalid(&self, reason: impl Into<String>) -> Fail {
         Fail::Trace(TraceError::Invalid {
@@ -188,11 +263,23 @@ impl Enc<'_> {
 
     /// A symbol (or literal) equal to `t`, defined by an auxiliary equation.
     fn name(&mut self, t: Term) -> Result<Term, SmtError> {
+        let t = fold(t);
         if matches!(t, Term::Sym(_) | Term::Int(_)) {
             return Ok(t);
         }
         let s = self.fresh("t", Sort::Int)?;
         self.out.aux.push(Term::eq(Term::sym(s), t));
+        Ok(Term::sym(s))
+    }
+
+    /// The new SSA value of a scalar: a fresh symbol equal to `x` under this step's
+    /// label, or the literal itself when `x` is one (folded into later steps).
+    fn define(&mut self, what: &str, x: Term) -> Result<Term, SmtError> {
+        if let Term::Int(_) = x {
+            return Ok(x);
+        }
+        let s = self.fresh(what, Sort::Int)?;
+        self.cur.push(Term::eq(Term::sym(s), x));
         Ok(Term::sym(s))
     }
 
@@ -320,10 +407,10 @@ impl Enc<'_> {
     }
 
     fn in_range(index: &Term, size: &Term) -> Term {
-        Term::and([
-            Term::le(Term::int(0), index.clone()),
-            Term::lt(index.clone(), size.clone()),
-        ])
+        fold(Term::and([
+            fold(Term::le(Term::int(0), index.clone())),
+            fold(Term::lt(index.clone(), size.clone())),
+        ]))
     }
 
     fn int(&mut self, e: &Expr) -> Result<Term, Fail> {
@@ -336,6 +423,9 @@ impl Enc<'_> {
 
     /// C's truncating quotient of the symbol-or-literal `t` by `c > 0`.
     fn trunc_div(t: &Term, c: &BigInt) -> Term {
+        if let Term::Int(n) = t {
+            return Term::Int(n / c);
+        }
         Term::ite(
             Term::ge(t.clone(), Term::int(0)),
             Term::int_div(t.clone(), c.clone()),
@@ -344,7 +434,7 @@ impl Enc<'_> {
     }
 
     fn expr(&mut self, e: &Expr) -> Result<V, Fail> {
-        Ok(match e {
+        let v = match e {
             Expr::Const(n) => V::I(Term::int(n.clone())),
             Expr::Var(v) => V::I(self.get(*v)?),
             Expr::Undef => {
@@ -402,7 +492,7 @@ impl Enc<'_> {
                 }
                 let t = self.name(x)?;
                 let q = Self::trunc_div(&t, c);
-                V::I(t - Term::scale_int(c.clone(), q))
+                V::I(t - fold(Term::scale_int(c.clone(), q)))
             }
             Expr::Cmp(op, x, y) => {
                 use crate::sema::CmpOp;
@@ -437,6 +527,10 @@ impl Enc<'_> {
             Expr::Call(..) | Expr::Nondet(..) => {
                 return Err(self.invalid("a CFG expression contains a call or a nondet value"))
             }
+        };
+        Ok(match v {
+            V::I(t) => V::I(fold(t)),
+            V::B(t) => V::B(fold(t)),
         })
     }
 
@@ -453,9 +547,8 @@ impl Enc<'_> {
                     vals.push(self.int(e)?);
                 }
                 for (v, x) in lhs.iter().zip(vals) {
-                    let s = self.fresh(&cfg.var_name(*v), Sort::Int)?;
-                    self.cur.push(Term::eq(Term::sym(s), x));
-                    self.set(*v, Term::sym(s));
+                    let t = self.define(&cfg.var_name(*v), x)?;
+                    self.set(*v, t);
                 }
             }
             NodeKind::ArrayWrite {
@@ -469,11 +562,11 @@ impl Enc<'_> {
                 let x = self.int(value)?;
                 let arr = self.array(*array)?;
                 let s = self.fresh(&cfg.arrays[*array].name, Sort::IntArray)?;
-                let upd = Term::ite(
+                let upd = fold(Term::ite(
                     Self::in_range(&idx, &arr.size),
                     Term::store(arr.val.clone(), idx.clone(), x),
                     arr.val,
-                );
+                ));
                 self.cur.push(Term::eq(Term::sym(s), upd));
                 self.cur_acc.push(Access {
                     array: *array,
@@ -544,9 +637,8 @@ impl Enc<'_> {
                 };
                 let mut vars = BTreeMap::new();
                 for (f, x) in callee.formals.iter().zip(vals) {
-                    let s = self.fresh(&cfg.var_name(*f), Sort::Int)?;
-                    self.cur.push(Term::eq(Term::sym(s), x));
-                    vars.insert(*f, Term::sym(s));
+                    let t = self.define(&cfg.var_name(*f), x)?;
+                    vars.insert(*f, t);
                 }
                 let id = self.next_frame;
                 self.next_frame += 1;
