@@ -151,6 +151,9 @@ pub struct CheckOptions {
     pub sabotage_witness: bool,
 }
 
+/// Stack size of the thread running the CEGAR loop.
+const CHECK_STACK_BYTES: usize = 512 << 20;
+
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
 
@@ -298,7 +301,33 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
         .timeout_s
         .filter(|t| t.is_finite() && *t >= 0.0)
         .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
-    let (verdict, reason) = cegar(loaded, opts, deadline, &mut report);
+    // The solver recurses deeply on long array traces: run the loop on a thread with a
+    // large stack (the memory is only reserved, not committed).
+    let outcome = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("lpmc-check".into())
+            .stack_size(CHECK_STACK_BYTES)
+            .spawn_scoped(s, || {
+                let mut r = report.clone();
+                let vr = cegar(loaded, opts, deadline, &mut r);
+                (vr, r)
+            })
+            .map(|h| h.join())
+    });
+    let (verdict, reason) = match outcome {
+        Ok(Ok((vr, r))) => {
+            report = r;
+            vr
+        }
+        Ok(Err(_)) => (
+            Verdict::Unknown,
+            "internal error: the verification thread panicked".to_string(),
+        ),
+        Err(e) => (
+            Verdict::Unknown,
+            format!("cannot start the verification thread: {e}"),
+        ),
+    };
     report.verdict = verdict;
     report.reason = reason;
     report.time_ms = start.elapsed().as_millis();

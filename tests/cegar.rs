@@ -44,7 +44,11 @@ fn fig1_is_safe_after_one_refinement_adding_a1() {
     assert_eq!(r.abstractions.len(), 2);
     assert!(!r.abstractions[0].contains("a_1"));
     assert!(r.abstractions[0].contains("u"));
-    assert!(r.abstractions[1].contains("a_1 = 1"), "{}", r.abstractions[1]);
+    assert!(
+        r.abstractions[1].contains("a_1 = 1"),
+        "{}",
+        r.abstractions[1]
+    );
     assert!(
         r.abstractions[1].contains("((i == 1) ? a_1 : u)"),
         "{}",
@@ -123,12 +127,15 @@ fn check_bounds_turns_out_of_range_accesses_into_errors() {
     let r = check_src(src, &on);
     assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
     // In-range accesses only: still safe with the checks.
-    let ok = "void main() { int a[3]; int i; for (i = 0; i < 3; i++) a[i] = i; assert(a[1] == 1); }";
+    let ok =
+        "void main() { int a[3]; int i; for (i = 0; i < 3; i++) a[i] = i; assert(a[1] == 1); }";
     assert_eq!(check_src(ok, &on).verdict, Verdict::Safe);
     // A read guarded by `&&` is only checked when it is evaluated.
-    let guarded = "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (i < 3 && a[i] == 9) ERROR: ; }";
+    let guarded =
+        "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (i < 3 && a[i] == 9) ERROR: ; }";
     assert_eq!(check_src(guarded, &on).verdict, Verdict::Safe);
-    let unguarded = "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (a[i] == 9 && i < 3) ERROR: ; }";
+    let unguarded =
+        "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (a[i] == 9 && i < 3) ERROR: ; }";
     assert_eq!(check_src(unguarded, &on).verdict, Verdict::Unsafe);
 }
 
