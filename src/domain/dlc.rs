@@ -61,11 +61,16 @@ impl Entailment {
     /// inclusion unless the solver fails (then `false`).
     pub fn conj_leq(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
         self.checks += 1;
-        if f.is_empty() {
+        // One point of f (one simplex run) filters the candidates cheaply: a g that
+        // misses it cannot contain f over the rationals, and one that contains it is
+        // compatible with f. (Over the integers such a g might still contain f; missing
+        // that only costs precision of the semi-naive check, never soundness.)
+        let Some(p) = f.feasible_point() else {
             self.cheap += 1;
             return true;
-        }
-        if gs.iter().any(|g| f.entails(g)) {
+        };
+        let holds = |g: &Conj| g.contains_point(&p).unwrap_or(true);
+        if gs.iter().any(|g| holds(g) && f.entails(g)) {
             self.cheap += 1;
             return true;
         }
@@ -74,7 +79,7 @@ impl Entailment {
         let relevant: Vec<&Conj> = gs
             .iter()
             .copied()
-            .filter(|g| !f.and(g).is_empty())
+            .filter(|g| holds(g) || !f.and(g).is_empty())
             .collect();
         if relevant.len() <= 1 {
             return false;
