@@ -460,14 +460,14 @@ impl Conj {
                     return false;
                 };
                 let v = t.var_for(&key);
-                let (lo, hi) = t.bounds(v);
+                let saved = t.bounds(v);
                 t.restrict(
                     v,
                     r.lo.as_ref().map(Bound::lower_dq),
                     r.hi.as_ref().map(Bound::upper_dq),
                 );
                 let sat = t.check();
-                t.set_bounds(v, lo, hi);
+                t.restore(v, saved);
                 if sat {
                     return false;
                 }
