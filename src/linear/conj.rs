@@ -9,6 +9,7 @@ use num_traits::{One, Signed, Zero};
 
 use super::constraint::canonical;
 use super::expr::LinExpr;
+use super::rat::Rat;
 use super::simplex::{Tableau, DQ};
 use super::{Constraint, Dim, LinearError, Point, Rel, Q};
 
@@ -215,8 +216,35 @@ impl Conj {
             return other.clone();
         }
         let mut out = self.clone();
+        if !out.feasible {
+            return out;
+        }
+        // `other`'s rows are canonical and (in `Domain::Int`) already rounded, so they
+        // are intersected as they are.
         for (key, r) in &other.rows {
-            out.add_range(key, &Q::zero(), r.lo.clone(), r.hi.clone());
+            match out.rows.get_mut(key) {
+                None => {
+                    out.rows.insert(key.clone(), r.clone());
+                }
+                Some(o) => {
+                    if let Some(l) = &r.lo {
+                        o.lo = Some(match o.lo.take() {
+                            Some(a) => tighter_lower(a, l.clone()),
+                            None => l.clone(),
+                        });
+                    }
+                    if let Some(h) = &r.hi {
+                        o.hi = Some(match o.hi.take() {
+                            Some(a) => tighter_upper(a, h.clone()),
+                            None => h.clone(),
+                        });
+                    }
+                    if o.is_void() {
+                        out.set_false();
+                        return out;
+                    }
+                }
+            }
         }
         out
     }
@@ -343,6 +371,12 @@ impl Conj {
             return Ok(false);
         }
         for (key, r) in &self.rows {
+            if let Some(ok) = contains_small(key, r, point) {
+                if !ok {
+                    return Ok(false);
+                }
+                continue;
+            }
             let mut v = Q::zero();
             for (d, a) in key {
                 v += a * point.get(d).ok_or(LinearError::UnboundDim(*d))?;
@@ -460,14 +494,14 @@ impl Conj {
                     return false;
                 };
                 let v = t.var_for(&key);
-                let (lo, hi) = t.bounds(v);
+                let saved = t.bounds(v);
                 t.restrict(
                     v,
                     r.lo.as_ref().map(Bound::lower_dq),
                     r.hi.as_ref().map(Bound::upper_dq),
                 );
                 let sat = t.check();
-                t.set_bounds(v, lo, hi);
+                t.restore(v, saved);
                 if sat {
                     return false;
                 }
@@ -475,6 +509,42 @@ impl Conj {
         }
         true
     }
+}
+
+/// [`Range::contains`] of the value of `key` at `point`, computed over small rationals;
+/// `None` if a number does not fit (or a dimension has no value).
+fn contains_small(key: &BTreeMap<Dim, Q>, r: &Range, point: &Point) -> Option<bool> {
+    let mut v = <Rat as super::rat::Num>::zero();
+    for (d, a) in key {
+        let x = <Rat as super::rat::Num>::from_q(point.get(d)?)?;
+        v = super::rat::Num::add(
+            &v,
+            &super::rat::Num::mul(&<Rat as super::rat::Num>::from_q(a)?, &x)?,
+        )?;
+    }
+    let lo_ok = match &r.lo {
+        None => true,
+        Some(l) => {
+            let b = <Rat as super::rat::Num>::from_q(&l.value)?;
+            if l.strict {
+                v > b
+            } else {
+                v >= b
+            }
+        }
+    };
+    let hi_ok = match &r.hi {
+        None => true,
+        Some(h) => {
+            let b = <Rat as super::rat::Num>::from_q(&h.value)?;
+            if h.strict {
+                v < b
+            } else {
+                v <= b
+            }
+        }
+    };
+    Some(lo_ok && hi_ok)
 }
 
 fn tighter_lower(a: Bound, b: Bound) -> Bound {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use super::{Dim, LinExpr, LinearError, Point, Q};
 
@@ -64,6 +64,9 @@ pub enum Tightened {
 /// Scales a non-empty coefficient map to coprime integers: returns `(key, f)` with
 /// `key = f·coeffs`, `f > 0`, and the coefficients of `key` coprime integers.
 pub(crate) fn primitive(coeffs: &BTreeMap<Dim, Q>) -> (BTreeMap<Dim, Q>, Q) {
+    if let Some(r) = primitive_small(coeffs) {
+        return r;
+    }
     let mut l = BigInt::one();
     for a in coeffs.values() {
         l = l.lcm(a.denom());
@@ -82,6 +85,35 @@ pub(crate) fn primitive(coeffs: &BTreeMap<Dim, Q>) -> (BTreeMap<Dim, Q>, Q) {
         .map(|(d, a)| (*d, a * &f))
         .collect::<BTreeMap<_, _>>();
     (key, f)
+}
+
+/// [`primitive`] for integer coefficients that fit in `i64` (the common case), without
+/// big-integer gcds; `None` otherwise.
+fn primitive_small(coeffs: &BTreeMap<Dim, Q>) -> Option<(BTreeMap<Dim, Q>, Q)> {
+    let mut g: u64 = 0;
+    for a in coeffs.values() {
+        if !a.is_integer() {
+            return None;
+        }
+        let n = a.numer().to_i64()?;
+        g = gcd_u64(g, n.unsigned_abs());
+    }
+    if g <= 1 {
+        return Some((coeffs.clone(), Q::one()));
+    }
+    let gi = BigInt::from(g);
+    let key = coeffs
+        .iter()
+        .map(|(d, a)| (*d, Q::from_integer(a.numer() / &gi)))
+        .collect();
+    Some((key, Q::new_raw(BigInt::one(), gi)))
+}
+
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Like [`primitive`] but also makes the first coefficient positive, so that `e` and `k·e`

@@ -281,7 +281,7 @@ impl Conj {
                     }
                     continue;
                 }
-                let (lo0, hi0) = t.bounds(v);
+                let saved = t.bounds(v);
                 // ¬(L ≤ b) is L > b; ¬(L ≥ b) is L < b (rational negation, so that the
                 // result stays equivalent over the rationals).
                 let k = if b.strict { 0 } else { 1 };
@@ -292,7 +292,7 @@ impl Conj {
                 }
                 let sat = t.check();
                 if sat {
-                    t.set_bounds(v, lo0, hi0);
+                    t.restore(v, saved);
                     if eq {
                         break;
                     }
@@ -300,13 +300,13 @@ impl Conj {
                 }
                 implied[side] = true;
                 if eq {
-                    t.set_bounds(v, lo0, hi0);
+                    t.restore(v, saved);
                 } else if upper {
-                    t.set_bounds(v, lo0, None);
+                    t.restore(v, saved.lower_only());
                     r.hi = None;
                     count(&mut pos, &mut neg, key, true, false);
                 } else {
-                    t.set_bounds(v, None, hi0);
+                    t.restore(v, saved.upper_only());
                     r.lo = None;
                     count(&mut pos, &mut neg, key, false, false);
                 }

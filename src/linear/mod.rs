@@ -19,6 +19,7 @@ mod conj;
 mod constraint;
 mod expr;
 mod fm;
+mod rat;
 pub mod simplex;
 
 pub use conj::{Bound, Conj, Domain, Range};

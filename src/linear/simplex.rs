@@ -12,23 +12,24 @@
 //! questions (each constraint's redundancy, say) warm-starts from the previous basis.
 
 use std::collections::BTreeMap;
-use std::ops::{AddAssign, Mul};
-
-use num_traits::{One, Signed, Zero};
 
 use super::constraint::canonical;
+use super::rat::{Num, Rat};
 use super::{Constraint, Dim, Point, Rel, Q};
 
 /// A δ-rational `r + k·δ` for a positive infinitesimal δ, ordered lexicographically.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
-pub(crate) struct DQ {
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct D<N> {
     /// The rational part.
-    pub r: Q,
+    pub r: N,
     /// The coefficient of δ.
-    pub k: Q,
+    pub k: N,
 }
 
-impl DQ {
+/// A δ-rational over [`Q`].
+pub(crate) type DQ = D<Q>;
+
+impl D<Q> {
     /// `r + k·δ`.
     pub fn new(r: Q, k: i64) -> Self {
         Self {
@@ -36,124 +37,125 @@ impl DQ {
             k: Q::from_integer(k.into()),
         }
     }
+}
 
-    fn sub(&self, o: &DQ) -> DQ {
-        DQ {
-            r: &self.r - &o.r,
-            k: &self.k - &o.k,
+impl<N: Num> D<N> {
+    fn zero() -> Self {
+        D {
+            r: N::zero(),
+            k: N::zero(),
         }
     }
 
-    fn div(&self, a: &Q) -> DQ {
-        DQ {
-            r: &self.r / a,
-            k: &self.k / a,
+    fn add(&self, o: &Self) -> Option<Self> {
+        Some(D {
+            r: self.r.add(&o.r)?,
+            k: self.k.add(&o.k)?,
+        })
+    }
+
+    fn sub(&self, o: &Self) -> Option<Self> {
+        Some(D {
+            r: self.r.sub(&o.r)?,
+            k: self.k.sub(&o.k)?,
+        })
+    }
+
+    fn div(&self, a: &N) -> Option<Self> {
+        Some(D {
+            r: self.r.div(a)?,
+            k: self.k.div(a)?,
+        })
+    }
+
+    fn scale(&self, a: &N) -> Option<Self> {
+        Some(D {
+            r: a.mul(&self.r)?,
+            k: a.mul(&self.k)?,
+        })
+    }
+
+    fn from_dq(d: &DQ) -> Option<Self> {
+        Some(D {
+            r: N::from_q(&d.r)?,
+            k: N::from_q(&d.k)?,
+        })
+    }
+
+    fn to_dq(&self) -> DQ {
+        D {
+            r: self.r.to_q(),
+            k: self.k.to_q(),
         }
     }
 }
 
-impl AddAssign<&DQ> for DQ {
-    fn add_assign(&mut self, o: &DQ) {
-        self.r += &o.r;
-        self.k += &o.k;
+fn conv_opt<N: Num>(d: &Option<DQ>) -> Option<Option<D<N>>> {
+    match d {
+        None => Some(None),
+        Some(d) => D::from_dq(d).map(Some),
     }
 }
 
-impl Mul<&DQ> for &Q {
-    type Output = DQ;
-    fn mul(self, o: &DQ) -> DQ {
-        DQ {
-            r: self * &o.r,
-            k: self * &o.k,
-        }
-    }
-}
-
-/// A simplex tableau with bounded variables: the dimensions plus one slack per distinct
-/// (canonical) linear form.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Tableau {
-    cols: BTreeMap<Dim, usize>,
-    dims: Vec<Option<Dim>>,
-    lower: Vec<Option<DQ>>,
-    upper: Vec<Option<DQ>>,
-    value: Vec<DQ>,
+/// The tableau proper, over a number type `N`; every operation returns `None` if the
+/// arithmetic overflowed (the tableau is then left in an unspecified state).
+#[derive(Clone, Debug)]
+struct Core<N> {
+    lower: Vec<Option<D<N>>>,
+    upper: Vec<Option<D<N>>>,
+    value: Vec<D<N>>,
     /// Row `r`: `basic[r] = Σ rows[r][k]·x_k` over non-basic `x_k`.
-    rows: Vec<BTreeMap<usize, Q>>,
+    rows: Vec<BTreeMap<usize, N>>,
     basic: Vec<usize>,
     row_of: Vec<Option<usize>>,
-    slacks: BTreeMap<BTreeMap<Dim, Q>, usize>,
 }
 
-impl Tableau {
-    /// An empty tableau.
-    pub fn new() -> Self {
-        Self::default()
+impl<N: Num> Core<N> {
+    fn new() -> Self {
+        Core {
+            lower: Vec::new(),
+            upper: Vec::new(),
+            value: Vec::new(),
+            rows: Vec::new(),
+            basic: Vec::new(),
+            row_of: Vec::new(),
+        }
     }
 
-    fn fresh(&mut self, dim: Option<Dim>) -> usize {
+    fn fresh(&mut self) -> usize {
         let v = self.value.len();
-        self.dims.push(dim);
         self.lower.push(None);
         self.upper.push(None);
-        self.value.push(DQ::default());
+        self.value.push(D::zero());
         self.row_of.push(None);
         v
     }
 
-    /// The variable of dimension `d` (created on first use).
-    pub fn dim_var(&mut self, d: Dim) -> usize {
-        if let Some(&v) = self.cols.get(&d) {
-            return v;
-        }
-        let v = self.fresh(Some(d));
-        self.cols.insert(d, v);
-        v
-    }
-
-    /// The variable standing for the linear form `coeffs` (taken as is: callers pass
-    /// canonical forms so that equal forms share a variable). A unit form `x_d` is `x_d`.
-    pub fn var_for(&mut self, coeffs: &BTreeMap<Dim, Q>) -> usize {
-        if coeffs.len() == 1 {
-            if let Some((d, a)) = coeffs.iter().next() {
-                if a.is_one() {
-                    return self.dim_var(*d);
-                }
-            }
-        }
-        if let Some(&v) = self.slacks.get(coeffs) {
-            return v;
-        }
-        let mut row: BTreeMap<usize, Q> = BTreeMap::new();
-        let mut val = DQ::default();
-        for (d, a) in coeffs {
-            let x = self.dim_var(*d);
-            val += &(a * &self.value[x]);
+    /// A new basic variable `Σ a·x` over existing variables `x`.
+    fn add_slack(&mut self, coeffs: &[(usize, N)]) -> Option<usize> {
+        let mut row: BTreeMap<usize, N> = BTreeMap::new();
+        let mut val = D::zero();
+        for (x, a) in coeffs {
+            let x = *x;
+            val = val.add(&self.value[x].scale(a)?)?;
             match self.row_of[x] {
                 Some(r) => {
                     for (k, b) in &self.rows[r] {
-                        add_entry(&mut row, *k, &(a * b));
+                        add_entry(&mut row, *k, a.mul(b)?)?;
                     }
                 }
-                None => add_entry(&mut row, x, a),
+                None => add_entry(&mut row, x, a.clone())?,
             }
         }
-        let v = self.fresh(None);
+        let v = self.fresh();
         self.value[v] = val;
         self.row_of[v] = Some(self.rows.len());
         self.rows.push(row);
         self.basic.push(v);
-        self.slacks.insert(coeffs.clone(), v);
-        v
+        Some(v)
     }
 
-    /// The current bounds of `v`.
-    pub fn bounds(&self, v: usize) -> (Option<DQ>, Option<DQ>) {
-        (self.lower[v].clone(), self.upper[v].clone())
-    }
-
-    /// Replaces the bounds of `v` (keeping a non-basic variable within them).
-    pub fn set_bounds(&mut self, v: usize, lo: Option<DQ>, hi: Option<DQ>) {
+    fn set_bounds(&mut self, v: usize, lo: Option<D<N>>, hi: Option<D<N>>) -> Option<()> {
         self.lower[v] = lo;
         self.upper[v] = hi;
         if self.row_of[v].is_none() {
@@ -163,66 +165,67 @@ impl Tableau {
                 _ => None,
             };
             if let Some(t) = target {
-                self.update(v, t);
+                self.update(v, t)?;
             }
         }
+        Some(())
     }
 
-    /// Intersects the bounds of `v` with `lo`/`hi`.
-    pub fn restrict(&mut self, v: usize, lo: Option<DQ>, hi: Option<DQ>) {
-        let (l, u) = self.bounds(v);
-        let lo = match (l, lo) {
+    fn restrict(&mut self, v: usize, lo: Option<D<N>>, hi: Option<D<N>>) -> Option<()> {
+        let lo = match (self.lower[v].take(), lo) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
-        let hi = match (u, hi) {
+        let hi = match (self.upper[v].take(), hi) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        self.set_bounds(v, lo, hi);
+        self.set_bounds(v, lo, hi)
     }
 
     /// Sets the non-basic variable `j` to `t`, updating the basic ones.
-    fn update(&mut self, j: usize, t: DQ) {
-        let diff = t.sub(&self.value[j]);
+    fn update(&mut self, j: usize, t: D<N>) -> Option<()> {
+        let diff = t.sub(&self.value[j])?;
         for (r, row) in self.rows.iter().enumerate() {
             if let Some(a) = row.get(&j) {
-                let inc = a * &diff;
-                self.value[self.basic[r]] += &inc;
+                let b = self.basic[r];
+                self.value[b] = self.value[b].add(&diff.scale(a)?)?;
             }
         }
         self.value[j] = t;
+        Some(())
     }
 
     /// Makes `basic[r]` take value `t` by moving the non-basic `j`, then pivots them.
-    fn pivot_and_update(&mut self, r: usize, j: usize, t: DQ) {
+    fn pivot_and_update(&mut self, r: usize, j: usize, t: D<N>) -> Option<()> {
         let x = self.basic[r];
-        let Some(a) = self.rows[r].get(&j).cloned() else {
+        let Some(a) = self.rows[r].get(&j) else {
             unreachable!("pivot on a zero entry");
         };
-        let theta = t.sub(&self.value[x]).div(&a);
+        let theta = t.sub(&self.value[x])?.div(a)?;
         self.value[x] = t;
-        self.value[j] += &theta;
+        self.value[j] = self.value[j].add(&theta)?;
         for (s, row) in self.rows.iter().enumerate() {
             if s != r {
                 if let Some(c) = row.get(&j) {
-                    let inc = c * &theta;
-                    self.value[self.basic[s]] += &inc;
+                    let b = self.basic[s];
+                    self.value[b] = self.value[b].add(&theta.scale(c)?)?;
                 }
             }
         }
-        self.pivot(r, j);
+        self.pivot(r, j)
     }
 
-    fn pivot(&mut self, r: usize, j: usize) {
+    fn pivot(&mut self, r: usize, j: usize) -> Option<()> {
         let x = self.basic[r];
         let mut row = std::mem::take(&mut self.rows[r]);
         let Some(a) = row.remove(&j) else {
             unreachable!("pivot on a zero entry");
         };
-        let inv = a.recip();
+        let inv = a.recip()?;
+        let ninv = inv.neg()?;
         for v in row.values_mut() {
-            *v = -(&*v * &inv);
+            *v = v.mul(&ninv)?;
         }
         row.insert(x, inv);
         for (s, other) in self.rows.iter_mut().enumerate() {
@@ -231,7 +234,7 @@ impl Tableau {
             }
             if let Some(c) = other.remove(&j) {
                 for (k, b) in &row {
-                    add_entry(other, *k, &(&c * b));
+                    add_entry(other, *k, c.mul(b)?)?;
                 }
             }
         }
@@ -239,38 +242,46 @@ impl Tableau {
         self.basic[r] = j;
         self.row_of[j] = Some(r);
         self.row_of[x] = None;
+        Some(())
     }
 
-    /// Decides whether the bounds are satisfiable together (exactly, over `Q`).
-    pub fn check(&mut self) -> bool {
+    fn check(&mut self) -> Option<bool> {
         for v in 0..self.value.len() {
             if let (Some(l), Some(u)) = (&self.lower[v], &self.upper[v]) {
                 if l > u {
-                    return false;
+                    return Some(false);
                 }
             }
         }
         loop {
             // Bland: the violated basic variable of smallest index.
-            let mut best: Option<(usize, usize, bool, DQ)> = None;
+            let mut best: Option<(usize, usize, bool)> = None;
             for (r, &x) in self.basic.iter().enumerate() {
                 if best.as_ref().is_some_and(|b| b.0 < x) {
                     continue;
                 }
                 if let Some(l) = &self.lower[x] {
                     if self.value[x] < *l {
-                        best = Some((x, r, true, l.clone()));
+                        best = Some((x, r, true));
                         continue;
                     }
                 }
                 if let Some(u) = &self.upper[x] {
                     if self.value[x] > *u {
-                        best = Some((x, r, false, u.clone()));
+                        best = Some((x, r, false));
                     }
                 }
             }
-            let Some((_, r, below, target)) = best else {
-                return true;
+            let Some((x, r, below)) = best else {
+                return Some(true);
+            };
+            let target = if below {
+                self.lower[x].clone()
+            } else {
+                self.upper[x].clone()
+            };
+            let Some(target) = target else {
+                unreachable!("violated bound exists");
             };
             // Bland: the suitable non-basic variable of smallest index.
             let mut entering = None;
@@ -289,57 +300,301 @@ impl Tableau {
                 }
             }
             let Some(j) = entering else {
-                return false;
+                return Some(false);
             };
-            self.pivot_and_update(r, j, target);
+            self.pivot_and_update(r, j, target)?;
         }
+    }
+
+    /// The values of `vars` at a point satisfying all bounds (δ instantiated).
+    fn model(&self, vars: impl Iterator<Item = usize>) -> Option<Vec<Q>> {
+        let mut delta = N::one();
+        for v in 0..self.value.len() {
+            let val = &self.value[v];
+            for (lo, hi) in [
+                (self.lower[v].as_ref(), Some(val)),
+                (Some(val), self.upper[v].as_ref()),
+            ] {
+                let (Some(lo), Some(hi)) = (lo, hi) else {
+                    continue;
+                };
+                // Need lo.r + lo.k·δ ≤ hi.r + hi.k·δ.
+                if lo.r < hi.r && lo.k > hi.k {
+                    let bound = hi.r.sub(&lo.r)?.div(&lo.k.sub(&hi.k)?)?;
+                    if bound < delta {
+                        delta = bound;
+                    }
+                }
+            }
+        }
+        vars.map(|v| {
+            let x = &self.value[v];
+            Some(x.r.add(&x.k.mul(&delta)?)?.to_q())
+        })
+        .collect()
+    }
+}
+
+fn add_entry<N: Num>(row: &mut BTreeMap<usize, N>, k: usize, b: N) -> Option<()> {
+    if b.is_zero() {
+        return Some(());
+    }
+    match row.entry(k) {
+        std::collections::btree_map::Entry::Vacant(e) => {
+            e.insert(b);
+        }
+        std::collections::btree_map::Entry::Occupied(mut e) => {
+            let s = e.get().add(&b)?;
+            if s.is_zero() {
+                e.remove();
+            } else {
+                *e.get_mut() = s;
+            }
+        }
+    }
+    Some(())
+}
+
+/// An operation on the small tableau, recorded so that it can be replayed over [`Q`].
+#[derive(Clone, Debug)]
+enum Op {
+    Fresh,
+    Slack(Vec<(usize, Rat)>),
+    SetBounds(usize, Option<D<Rat>>, Option<D<Rat>>),
+    Check,
+}
+
+/// The saved bounds of a variable ([`Tableau::bounds`]), to be restored with
+/// [`Tableau::set_bounds`].
+#[derive(Clone, Debug)]
+pub(crate) enum Saved {
+    Small(Option<D<Rat>>, Option<D<Rat>>),
+    Big(Option<DQ>, Option<DQ>),
+}
+
+impl Saved {
+    /// The saved lower bound only.
+    pub fn lower_only(self) -> Saved {
+        match self {
+            Saved::Small(lo, _) => Saved::Small(lo, None),
+            Saved::Big(lo, _) => Saved::Big(lo, None),
+        }
+    }
+
+    /// The saved upper bound only.
+    pub fn upper_only(self) -> Saved {
+        match self {
+            Saved::Small(_, hi) => Saved::Small(None, hi),
+            Saved::Big(_, hi) => Saved::Big(None, hi),
+        }
+    }
+}
+
+/// A simplex tableau with bounded variables: the dimensions plus one slack per distinct
+/// (canonical) linear form.
+///
+/// The arithmetic runs over small rationals ([`Rat`], `i64` with overflow checks) while
+/// every number fits; the operations are logged, and on the first overflow they are
+/// replayed over [`Q`] (reaching exactly the state a run over `Q` would have reached),
+/// which is used from then on.
+#[derive(Clone, Debug)]
+pub(crate) struct Tableau {
+    cols: BTreeMap<Dim, usize>,
+    slacks: BTreeMap<BTreeMap<Dim, Q>, usize>,
+    nvars: usize,
+    /// The small tableau and its log, until the first overflow.
+    small: Option<(Core<Rat>, Vec<Op>)>,
+    big: Core<Q>,
+}
+
+impl Default for Tableau {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tableau {
+    /// An empty tableau.
+    pub fn new() -> Self {
+        Tableau {
+            cols: BTreeMap::new(),
+            slacks: BTreeMap::new(),
+            nvars: 0,
+            small: Some((Core::new(), Vec::new())),
+            big: Core::new(),
+        }
+    }
+
+    fn replay(log: &[Op]) -> Core<Q> {
+        let big_d = |d: &Option<D<Rat>>| d.as_ref().map(D::to_dq);
+        let mut big = Core::new();
+        for op in log {
+            match op {
+                Op::Fresh => {
+                    big.fresh();
+                }
+                Op::Slack(cs) => {
+                    let cs: Vec<(usize, Q)> = cs.iter().map(|(x, a)| (*x, a.to_q())).collect();
+                    big.add_slack(&cs);
+                }
+                Op::SetBounds(v, lo, hi) => {
+                    big.set_bounds(*v, big_d(lo), big_d(hi));
+                }
+                Op::Check => {
+                    big.check();
+                }
+            }
+        }
+        big
+    }
+
+    /// Abandons the small tableau: replays its log over [`Q`].
+    fn go_big(&mut self) {
+        if let Some((_, log)) = self.small.take() {
+            self.big = Self::replay(&log);
+        }
+    }
+
+    /// The variable of dimension `d` (created on first use).
+    pub fn dim_var(&mut self, d: Dim) -> usize {
+        if let Some(&v) = self.cols.get(&d) {
+            return v;
+        }
+        let v = self.nvars;
+        self.nvars += 1;
+        match &mut self.small {
+            Some((core, log)) => {
+                core.fresh();
+                log.push(Op::Fresh);
+            }
+            None => {
+                self.big.fresh();
+            }
+        }
+        self.cols.insert(d, v);
+        v
+    }
+
+    /// The variable standing for the linear form `coeffs` (taken as is: callers pass
+    /// canonical forms so that equal forms share a variable). A unit form `x_d` is `x_d`.
+    pub fn var_for(&mut self, coeffs: &BTreeMap<Dim, Q>) -> usize {
+        if coeffs.len() == 1 {
+            if let Some((d, a)) = coeffs.iter().next() {
+                if num_traits::One::is_one(a) {
+                    return self.dim_var(*d);
+                }
+            }
+        }
+        if let Some(&v) = self.slacks.get(coeffs) {
+            return v;
+        }
+        let xs: Vec<(usize, &Q)> = coeffs.iter().map(|(d, a)| (self.dim_var(*d), a)).collect();
+        let v = self.nvars;
+        self.nvars += 1;
+        if let Some((core, log)) = &mut self.small {
+            let small: Option<Vec<(usize, Rat)>> = xs
+                .iter()
+                .map(|(x, a)| Rat::from_q(a).map(|a| (*x, a)))
+                .collect();
+            if let Some(small) = small {
+                if core.add_slack(&small).is_some() {
+                    log.push(Op::Slack(small));
+                    self.slacks.insert(coeffs.clone(), v);
+                    return v;
+                }
+            }
+            self.go_big();
+        }
+        let big: Vec<(usize, Q)> = xs.into_iter().map(|(x, a)| (x, a.clone())).collect();
+        self.big.add_slack(&big);
+        self.slacks.insert(coeffs.clone(), v);
+        v
+    }
+
+    /// The current bounds of `v`.
+    pub fn bounds(&self, v: usize) -> Saved {
+        match &self.small {
+            Some((core, _)) => Saved::Small(core.lower[v], core.upper[v]),
+            None => Saved::Big(self.big.lower[v].clone(), self.big.upper[v].clone()),
+        }
+    }
+
+    /// Restores bounds saved by [`bounds`](Self::bounds).
+    pub fn restore(&mut self, v: usize, saved: Saved) {
+        match saved {
+            Saved::Small(lo, hi) => {
+                if let Some((core, log)) = &mut self.small {
+                    if core.set_bounds(v, lo, hi).is_some() {
+                        log.push(Op::SetBounds(v, lo, hi));
+                        return;
+                    }
+                    self.go_big();
+                }
+                self.big
+                    .set_bounds(v, lo.as_ref().map(D::to_dq), hi.as_ref().map(D::to_dq));
+            }
+            Saved::Big(lo, hi) => self.set_bounds(v, lo, hi),
+        }
+    }
+
+    /// Replaces the bounds of `v` (keeping a non-basic variable within them).
+    pub fn set_bounds(&mut self, v: usize, lo: Option<DQ>, hi: Option<DQ>) {
+        if let Some((core, log)) = &mut self.small {
+            if let (Some(l), Some(h)) = (conv_opt(&lo), conv_opt(&hi)) {
+                if core.set_bounds(v, l, h).is_some() {
+                    log.push(Op::SetBounds(v, l, h));
+                    return;
+                }
+            }
+            self.go_big();
+        }
+        self.big.set_bounds(v, lo, hi);
+    }
+
+    /// Intersects the bounds of `v` with `lo`/`hi`.
+    pub fn restrict(&mut self, v: usize, lo: Option<DQ>, hi: Option<DQ>) {
+        if let Some((core, log)) = &mut self.small {
+            if let (Some(l), Some(h)) = (conv_opt(&lo), conv_opt(&hi)) {
+                if core.restrict(v, l, h).is_some() {
+                    log.push(Op::SetBounds(v, core.lower[v], core.upper[v]));
+                    return;
+                }
+                // `restrict` changed the bounds before overflowing; the log still has
+                // the old ones.
+            }
+            self.go_big();
+        }
+        self.big.restrict(v, lo, hi);
+    }
+
+    /// Decides whether the bounds are satisfiable together (exactly, over `Q`).
+    pub fn check(&mut self) -> bool {
+        if let Some((core, log)) = &mut self.small {
+            if let Some(sat) = core.check() {
+                log.push(Op::Check);
+                return sat;
+            }
+            self.go_big();
+        }
+        self.big
+            .check()
+            .unwrap_or_else(|| unreachable!("no overflow over Q"))
     }
 
     /// A rational point of the dimensions satisfying all bounds, after a successful
     /// [`check`](Self::check): δ is instantiated small enough for every bound.
     pub fn model(&self) -> Point {
-        let mut delta = Q::one();
-        let mut limit = |lo: &DQ, hi: &DQ| {
-            // Need lo.r + lo.k·δ ≤ hi.r + hi.k·δ.
-            if lo.r < hi.r && lo.k > hi.k {
-                let bound = (&hi.r - &lo.r) / (&lo.k - &hi.k);
-                if bound < delta {
-                    delta = bound;
-                }
-            }
+        let vars = || self.cols.values().copied();
+        let vals = match &self.small {
+            Some((core, log)) => core
+                .model(vars())
+                .or_else(|| Self::replay(log).model(vars())),
+            None => self.big.model(vars()),
         };
-        for v in 0..self.value.len() {
-            if let Some(l) = &self.lower[v] {
-                limit(l, &self.value[v]);
-            }
-            if let Some(u) = &self.upper[v] {
-                limit(&self.value[v], u);
-            }
-        }
-        self.cols
-            .iter()
-            .map(|(d, &v)| {
-                let x = &self.value[v];
-                (*d, &x.r + &x.k * &delta)
-            })
-            .collect()
-    }
-}
-
-fn add_entry(row: &mut BTreeMap<usize, Q>, k: usize, b: &Q) {
-    if b.is_zero() {
-        return;
-    }
-    match row.entry(k) {
-        std::collections::btree_map::Entry::Vacant(e) => {
-            e.insert(b.clone());
-        }
-        std::collections::btree_map::Entry::Occupied(mut e) => {
-            *e.get_mut() += b;
-            if e.get().is_zero() {
-                e.remove();
-            }
-        }
+        let Some(vals) = vals else {
+            unreachable!("no overflow over Q");
+        };
+        self.cols.keys().copied().zip(vals).collect()
     }
 }
 
@@ -442,5 +697,69 @@ mod tests {
         let mut more = cs.clone();
         more.push(Constraint::new(e(&[(0, 2)], 0), Rel::Lt));
         assert!(!is_feasible(&more));
+    }
+
+    /// The same question over `Q` only, without the small fast path.
+    fn big_only(cs: &[Constraint]) -> Option<bool> {
+        let mut t = Tableau::new();
+        t.go_big();
+        for c in cs {
+            match bounds_of(c) {
+                None if c.truth() == Some(false) => return None,
+                None => {}
+                Some((key, lo, hi)) => {
+                    let v = t.var_for(&key);
+                    t.restrict(v, lo, hi);
+                }
+            }
+        }
+        Some(t.check())
+    }
+
+    #[test]
+    fn overflow_falls_back_exactly() {
+        // Pseudo-random systems with coefficients near the i64 range, so that the small
+        // tableau overflows at various points (during loading, checking or the model).
+        let mut seed: u64 = 0x1234_5678;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut overflowed = 0;
+        for round in 0..300 {
+            let big = round % 3;
+            let mut cs = Vec::new();
+            for _ in 0..(3 + next() % 5) {
+                let mut terms = Vec::new();
+                for d in 0..3u32 {
+                    let r = next();
+                    let k = match big {
+                        0 => (r % 11) as i64 - 5,
+                        1 => ((r % 2001) as i64 - 1000) * 1_000_003,
+                        _ => (r >> 2) as i64 * if r % 2 == 0 { 1 } else { -1 } / 3,
+                    };
+                    if k != 0 {
+                        terms.push((d, k));
+                    }
+                }
+                if terms.is_empty() {
+                    continue;
+                }
+                let c = (next() % 41) as i64 - 20;
+                let rel = [Rel::Le, Rel::Lt, Rel::Eq][(next() % 3) as usize];
+                cs.push(Constraint::new(e(&terms, c), rel));
+            }
+            let mut t = load(&cs);
+            let fast = t.as_mut().map(|t| t.check());
+            if t.as_ref().is_some_and(|t| t.small.is_none()) {
+                overflowed += 1;
+            }
+            assert_eq!(fast, big_only(&cs), "{cs:?}");
+            // `feasible` asserts that its model satisfies every constraint.
+            assert_eq!(feasible(&cs).is_some(), fast == Some(true));
+        }
+        assert!(overflowed > 10, "only {overflowed} overflows");
     }
 }
