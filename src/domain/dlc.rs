@@ -198,7 +198,9 @@ impl Dlc {
         if ctx.conj_leq(&c, &refs) {
             return false;
         }
-        self.disjuncts.retain(|d| !d.entails(&c));
+        // Drop the disjuncts c subsumes, decided by the same test as `leq` so that
+        // `old ⊑ new` keeps holding.
+        self.disjuncts.retain(|d| !ctx.conj_leq(d, &[&c]));
         self.disjuncts.push(c);
         true
     }
