@@ -8,6 +8,7 @@
 //! `refine`, with `driver` running the loop.
 
 pub mod abstraction;
+pub mod bmc;
 pub mod cfg;
 pub mod diag;
 pub mod domain;

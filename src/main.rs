@@ -90,6 +90,22 @@ enum Cmd {
         #[arg(long, default_value_t = 1_000_000)]
         max_steps: usize,
     },
+    /// Bounded model checking: symbolic execution of every path up to an unwinding bound.
+    /// Exit 0 SAFE (all paths end within the bound), 10 UNSAFE, 20 UNKNOWN, 2 bad input.
+    Bmc {
+        /// The program (.lp, .c or .i).
+        file: PathBuf,
+        /// The bound K (each statement at most K+1 times per call, call depth at most K),
+        /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
+        #[arg(long, default_value = "auto")]
+        unwind: lpmc::bmc::Unwind,
+        /// Wall-clock budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -109,6 +125,42 @@ fn main() -> ExitCode {
         })
     };
     match cli.cmd {
+        Cmd::Bmc {
+            file,
+            unwind,
+            timeout,
+            json,
+        } => {
+            if let Some(t) = timeout {
+                if !(t.is_finite() && t > 0.0) {
+                    eprintln!("error: --timeout must be a positive number of seconds");
+                    return ExitCode::from(EXIT_INPUT);
+                }
+            }
+            let loaded = match load(&file) {
+                Ok(l) => l,
+                Err(c) => return c,
+            };
+            let report = lpmc::bmc::bmc(
+                &loaded,
+                &lpmc::bmc::BmcOptions {
+                    unwind,
+                    timeout_s: timeout,
+                },
+            );
+            if json {
+                match serde_json::to_string(&report) {
+                    Ok(s) => out!("{s}"),
+                    Err(e) => {
+                        eprintln!("error: cannot serialise the report: {e}");
+                        return ExitCode::from(EXIT_INPUT);
+                    }
+                }
+            } else {
+                print_bmc_report(&file, &report);
+            }
+            ExitCode::from(report.verdict.exit_code() as u8)
+        }
         Cmd::Check {
             file,
             json,
@@ -249,6 +301,52 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+    }
+}
+
+fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
+    out!("{}: {}", file.display(), r.verdict.as_str());
+    if !r.reason.is_empty() {
+        out!("  reason: {}", r.reason);
+    }
+    if let Some(t) = &r.trace {
+        print_trace(t);
+    }
+    out!(
+        "  unwind: {}, paths: {}, SMT checks: {}",
+        r.unwind,
+        r.paths,
+        r.smt_checks
+    );
+    out!("  time: {} ms", r.time_ms);
+}
+
+fn print_trace(t: &lpmc::driver::TraceReport) {
+    if !t.inputs.is_empty() {
+        out!("  inputs:");
+        for i in &t.inputs {
+            out!(
+                "    step {:>4}  line {:>4}  {} = {}",
+                i.step,
+                i.line,
+                i.what,
+                i.value
+            );
+        }
+    }
+    out!(
+        "  trace ({} steps, error at line {}):",
+        t.steps.len(),
+        t.error_line
+    );
+    out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
+    for (k, s) in t.steps.iter().enumerate() {
+        let stmt = if s.changed.is_empty() {
+            s.statement.clone()
+        } else {
+            format!("{:<40} [{}]", s.statement, s.changed.join(", "))
+        };
+        out!("    {:>4}  {:>5}  {:<12} {}", k, s.line, s.proc, stmt);
     }
 }
 

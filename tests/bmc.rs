@@ -1,0 +1,159 @@
+//! Bounded model checking (`lpmc bmc`): UNSAFE only with a replayed trace, never UNSAFE on
+//! safe programs, never SAFE when the bound cuts a feasible path.
+
+mod common;
+
+use common::{header, lp_dir, sources};
+use lpmc::bmc::{bmc, BmcOptions, BmcReport, Unwind};
+use lpmc::driver::{self, Verdict};
+use std::path::Path;
+use std::process::Command;
+
+fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
+    let loaded = driver::load_path(path).expect("the program loads");
+    bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Fixed(k),
+            timeout_s: Some(timeout_s),
+        },
+    )
+}
+
+fn run_text(text: &str, unwind: Unwind) -> BmcReport {
+    run_text_for(text, unwind, 10.0)
+}
+
+fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
+    let file = lpmc::diag::SourceFile::new("test.lp", text);
+    let loaded = driver::load(file).expect("the program loads");
+    bmc(
+        &loaded,
+        &BmcOptions {
+            unwind,
+            timeout_s: Some(timeout_s),
+        },
+    )
+}
+
+fn programs(expect: &str) -> Vec<std::path::PathBuf> {
+    sources(&lp_dir())
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "errors"))
+        .filter(|p| header(p, "expect").as_deref() == Some(expect))
+        .collect()
+}
+
+#[test]
+fn unsafe_programs_are_found_with_replayed_traces() {
+    let progs = programs("unsafe");
+    assert!(
+        progs.len() >= 10,
+        "too few unsafe programs: {}",
+        progs.len()
+    );
+    let mut found = 0;
+    for p in &progs {
+        let r = run_file(p, 12, 5.0);
+        assert_ne!(r.verdict, Verdict::Safe, "{}: {}", p.display(), r.reason);
+        if r.verdict == Verdict::Unsafe {
+            let t = r.trace.as_ref().expect("UNSAFE comes with a trace");
+            assert!(t.replayed, "{}", p.display());
+            assert!(!t.steps.is_empty(), "{}", p.display());
+            found += 1;
+        }
+    }
+    assert!(
+        found * 10 >= progs.len() * 8,
+        "only {found} of {} unsafe programs found",
+        progs.len()
+    );
+}
+
+#[test]
+fn safe_programs_are_never_unsafe() {
+    let progs = programs("safe");
+    assert!(progs.len() >= 10);
+    let mut proved = 0;
+    for p in &progs {
+        let r = run_file(p, 12, 5.0);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{}: {}", p.display(), r.reason);
+        if r.verdict == Verdict::Safe {
+            proved += 1;
+        }
+    }
+    assert!(proved * 2 >= progs.len(), "only {proved} proved safe");
+}
+
+#[test]
+fn unbounded_loop_is_unknown_never_safe() {
+    let src = "void main() { int x; x = u; while (x > 0) x = x - 1; }\n";
+    for k in [0, 1, 3, 12] {
+        let r = run_text(src, Unwind::Fixed(k));
+        assert_eq!(r.verdict, Verdict::Unknown, "k={k}: {}", r.reason);
+        assert!(r.reason.contains("bound"), "{}", r.reason);
+    }
+    let r = run_text_for(src, Unwind::Auto, 1.5);
+    assert_eq!(r.verdict, Verdict::Unknown);
+}
+
+#[test]
+fn bounded_safe_loop_is_safe() {
+    let src = "void main() { int i, s; i = 0; s = 0; while (i < 5) { s = s + 2; i = i + 1; } if (s != 10) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(5));
+    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    // Too small a bound: never SAFE.
+    let r = run_text(src, Unwind::Fixed(3));
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    let r = run_text(src, Unwind::Auto);
+    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+}
+
+#[test]
+fn bounded_unsafe_loop_needs_enough_unwinding() {
+    let src = "void main() { int i; i = 0; while (i < 7) i = i + 1; if (i == 7) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(2));
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    let r = run_text(src, Unwind::Fixed(7));
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let r = run_text(src, Unwind::Auto);
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+}
+
+#[test]
+fn error_behind_input_guarded_loop_is_found() {
+    // The error needs an input driving the loop 3 times.
+    let src =
+        "void main() { int n, i; n = u; i = 0; while (i < n) i = i + 1; if (i == 3) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(4));
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let t = r.trace.expect("trace");
+    assert!(t.inputs.iter().any(|i| i.value == "3"), "{:?}", t.inputs);
+}
+
+#[test]
+fn cli_exit_codes_and_json() {
+    let bin = env!("CARGO_BIN_EXE_lpmc");
+    let dir = lp_dir();
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "12", "--json"])
+        .arg(dir.join("fig1.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "safe");
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "12"])
+        .arg(dir.join("fig1_marker_at_2.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("trace"));
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "nope"])
+        .arg(dir.join("fig1.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
