@@ -18,6 +18,7 @@ pub mod ids;
 pub mod interp;
 pub mod linear;
 pub mod refine;
+pub mod regress;
 pub mod sema;
 pub mod smt;
 pub mod syntax;

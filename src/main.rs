@@ -106,6 +106,22 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Run the CEGAR engine and the bounded engine on programs (files or folders) and
+    /// print a comparison table. Exit 1 if any verdict contradicts the expectation.
+    Regress {
+        /// Programs or folders (searched recursively for .lp, .c, .i).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Time limit per engine and program, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Table format: text, markdown, csv, json.
+        #[arg(long, default_value = "text")]
+        format: lpmc::regress::Format,
+        /// The bound of the bounded engine (a number or `auto`).
+        #[arg(long, default_value = "auto")]
+        unwind: lpmc::bmc::Unwind,
+    },
 }
 
 fn main() -> ExitCode {
@@ -125,6 +141,12 @@ fn main() -> ExitCode {
         })
     };
     match cli.cmd {
+        Cmd::Regress {
+            paths,
+            timeout,
+            format,
+            unwind,
+        } => regress_cmd(&paths, timeout, format, unwind),
         Cmd::Bmc {
             file,
             unwind,
@@ -302,6 +324,50 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn regress_cmd(
+    paths: &[PathBuf],
+    timeout: f64,
+    format: lpmc::regress::Format,
+    unwind: lpmc::bmc::Unwind,
+) -> ExitCode {
+    use lpmc::regress;
+    if !(timeout.is_finite() && timeout > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if let Some(p) = paths.iter().find(|p| !p.exists()) {
+        eprintln!("error: {} does not exist", p.display());
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot find the lpmc executable: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let programs = regress::collect(paths);
+    let unwind = match unwind {
+        lpmc::bmc::Unwind::Auto => "auto".to_string(),
+        lpmc::bmc::Unwind::Fixed(k) => k.to_string(),
+    };
+    let opts = regress::RegressOptions {
+        timeout_s: timeout,
+        unwind,
+    };
+    let total = programs.len();
+    let mut done = 0;
+    let rows = regress::run_all(&exe, &programs, &opts, &mut |r| {
+        done += 1;
+        eprintln!(
+            "[{done}/{total}] {}: lpmc {} ({} ms), bmc {} ({} ms)",
+            r.program, r.cegar.status, r.cegar.time_ms, r.bmc.status, r.bmc.time_ms
+        );
+    });
+    outp!("{}", regress::render(&rows, format));
+    ExitCode::from(regress::exit_status(&rows) as u8)
 }
 
 fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
