@@ -19,6 +19,7 @@ pub mod interp;
 pub mod linear;
 pub mod refine;
 pub mod regress;
+pub mod scale;
 pub mod sema;
 pub mod smt;
 pub mod syntax;

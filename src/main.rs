@@ -122,6 +122,26 @@ enum Cmd {
         #[arg(long, default_value = "auto")]
         unwind: lpmc::bmc::Unwind,
     },
+    /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
+    /// and plot time against N.
+    Scale {
+        /// The family: fig1 (the paper's Fig. 1 with a[N]), loop (a loop over all N
+        /// cells), or all.
+        #[arg(long, default_value = "fig1")]
+        family: String,
+        /// The largest N.
+        #[arg(long, default_value_t = 1_000_000)]
+        max: u64,
+        /// Time limit per engine and run, in seconds.
+        #[arg(long, default_value_t = 30.0)]
+        timeout: f64,
+        /// Where to write the SVG plot.
+        #[arg(long, default_value = "scale.svg")]
+        out: PathBuf,
+        /// Where to write the CSV (N, engine, verdict, ms).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -141,6 +161,13 @@ fn main() -> ExitCode {
         })
     };
     match cli.cmd {
+        Cmd::Scale {
+            family,
+            max,
+            timeout,
+            out,
+            csv,
+        } => scale_cmd(&family, max, timeout, &out, csv.as_deref()),
         Cmd::Regress {
             paths,
             timeout,
@@ -324,6 +351,67 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn scale_cmd(
+    family: &str,
+    max: u64,
+    timeout: f64,
+    out: &std::path::Path,
+    csv: Option<&std::path::Path>,
+) -> ExitCode {
+    use lpmc::scale;
+    let families = match scale::parse_families(family) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    if !(timeout.is_finite() && timeout > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot find the lpmc executable: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let mut points = Vec::new();
+    for f in &families {
+        for n in scale::sizes(max) {
+            let ps = scale::measure(&exe, *f, n, timeout);
+            for p in &ps {
+                out!(
+                    "{:<5} N={:<8} {:<5} {:<8} {} ms",
+                    p.family,
+                    p.n,
+                    p.engine,
+                    p.verdict,
+                    p.ms
+                );
+            }
+            points.extend(ps);
+        }
+    }
+    let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+    let title = format!(
+        "lpmc scale: {} family, time vs array size N",
+        names.join(" + ")
+    );
+    if let Err(e) = std::fs::write(out, scale::svg(&points, &title)) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if let Some(c) = csv {
+        if let Err(e) = std::fs::write(c, scale::csv(&points)) {
+            eprintln!("error: cannot write {}: {e}", c.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn regress_cmd(

@@ -190,3 +190,69 @@ fn end_to_end_on_small_programs() {
     assert!(lines[2].contains("wrong_loop.c,UNSAFE,UNSAFE"), "{text}");
     assert!(!text.contains("WRONG"), "{text}");
 }
+
+#[test]
+fn scale_family_sizes_csv_and_svg() {
+    use lpmc::scale::{csv, program, sizes, svg, Family, Point, FIG1};
+    assert_eq!(sizes(1000), vec![3, 10, 100, 1000]);
+    assert_eq!(sizes(999), vec![3, 10, 100]);
+    assert_eq!(sizes(2), Vec::<u64>::new());
+    assert_eq!(sizes(1_000_000).len(), 7);
+    assert_eq!(program(Family::Fig1, 3), FIG1);
+    let p = program(Family::Fig1, 1000);
+    assert!(p.contains("a[1000]") && p.contains("i < 1000") && !p.contains("a[3]"));
+    assert!(program(Family::Loop, 7).contains("while (i < 7)"));
+    let pts: Vec<Point> = [
+        (3, "lpmc", "SAFE", 10),
+        (3, "bmc", "SAFE", 5),
+        (1000, "lpmc", "SAFE", 12),
+        (1000, "bmc", "TIMEOUT", 900),
+    ]
+    .iter()
+    .map(|(n, e, v, ms)| Point {
+        family: "fig1".into(),
+        n: *n,
+        engine: e.to_string(),
+        verdict: v.to_string(),
+        ms: *ms,
+    })
+    .collect();
+    let c = csv(&pts);
+    assert_eq!(c.lines().count(), 5);
+    assert!(c.contains("fig1,1000,bmc,TIMEOUT,900"));
+    let s = svg(&pts, "t <&>");
+    assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+    assert_eq!(s.matches("<polyline").count(), 2);
+    assert!(s.contains("t &lt;&amp;&gt;"));
+    // The timeout is a hollow marker.
+    assert!(s.contains(r##"fill="white" stroke="#d62728""##));
+}
+
+#[test]
+fn scale_end_to_end_small() {
+    let dir = std::env::temp_dir().join(format!("lpmc-scale-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lpmc"))
+        .args([
+            "scale",
+            "--family",
+            "fig1",
+            "--max",
+            "100",
+            "--timeout",
+            "20",
+        ])
+        .arg("--out")
+        .arg(dir.join("s.svg"))
+        .arg("--csv")
+        .arg(dir.join("s.csv"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let csv = std::fs::read_to_string(dir.join("s.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 3 * 2, "{csv}");
+    assert!(csv.lines().skip(1).all(|l| l.contains(",SAFE,")), "{csv}");
+    let svg = std::fs::read_to_string(dir.join("s.svg")).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
