@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 pub enum Unwind {
     /// A fixed bound `K`.
     Fixed(u32),
-    /// `K = 1, 2, 4, ...` until a verdict or the timeout.
+    /// `K = 1, 2, 4, ...` until a verdict, the timeout, or [`AUTO_CAP`]
+    /// ([`AUTO_CAP_WITH_TIMEOUT`] with a timeout).
     Auto,
 }
 
@@ -76,6 +77,12 @@ pub struct BmcReport {
     pub trace: Option<TraceReport>,
 }
 
+/// The largest bound `--unwind auto` tries without a timeout.
+pub const AUTO_CAP: u32 = 1 << 8;
+
+/// The largest bound `--unwind auto` tries with a timeout.
+pub const AUTO_CAP_WITH_TIMEOUT: u32 = 1 << 20;
+
 /// Stack size of the exploring thread (the solver recurses deeply on long paths).
 const STACK_BYTES: usize = 512 << 20;
 
@@ -111,6 +118,12 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
             .spawn_scoped(s, || {
                 let mut r = report.clone();
                 let mut k = first_k;
+                // `auto` without a timeout must still end on unbounded loops.
+                let auto_cap = if deadline.is_some() {
+                    AUTO_CAP_WITH_TIMEOUT
+                } else {
+                    AUTO_CAP
+                };
                 loop {
                     r.unwind = k;
                     let res = explore(loaded, k, deadline, &mut r);
@@ -123,7 +136,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
                         Outcome::Bound(why) => {
                             if opts.unwind == Unwind::Auto
                                 && deadline.is_none_or(|d| Instant::now() < d)
-                                && k < u32::MAX / 2
+                                && k < auto_cap
                             {
                                 k = if k == 0 { 1 } else { k * 2 };
                                 continue;

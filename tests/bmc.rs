@@ -95,6 +95,17 @@ fn unbounded_loop_is_unknown_never_safe() {
     }
     let r = run_text_for(src, Unwind::Auto, 1.5);
     assert_eq!(r.verdict, Verdict::Unknown);
+    // `auto` without a timeout ends at its cap.
+    let loaded = driver::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
+    let r = bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Auto,
+            timeout_s: None,
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    assert_eq!(r.unwind, lpmc::bmc::AUTO_CAP);
 }
 
 #[test]
