@@ -138,7 +138,8 @@ fn decided(p: &Point) -> bool {
     p.verdict == "SAFE" || p.verdict == "UNSAFE"
 }
 
-/// A hand-written SVG plot: time (ms, linear) against N (log scale), one polyline per
+/// A hand-written SVG plot: time (ms; log scale when the times span more than two
+/// decades, else linear) against N (log scale), one polyline per
 /// family and engine; undecided runs (timeouts, UNKNOWN) as hollow markers.
 pub fn svg(points: &[Point], title: &str) -> String {
     let (w, h) = (760.0_f64, 460.0_f64);
@@ -148,10 +149,21 @@ pub fn svg(points: &[Point], title: &str) -> String {
     let max_n = points.iter().map(|p| p.n).max().unwrap_or(10).max(10) as f64;
     let xdec = max_n.log10().ceil().max(1.0);
     let max_ms = points.iter().map(|p| p.ms).max().unwrap_or(1).max(1) as f64;
+    let min_ms = points.iter().map(|p| p.ms).min().unwrap_or(1).max(1) as f64;
+    // A log time axis when the times span more than two decades, else linear.
+    let log_y = max_ms / min_ms > 100.0;
     let step = nice_step(max_ms / 5.0);
     let ymax = (max_ms / step).ceil().max(1.0) * step;
+    let ydec = max_ms.log10().ceil().max(1.0);
     let x = |n: u64| l + (n.max(1) as f64).log10() / xdec * pw;
-    let y = |ms: u128| t + ph - (ms as f64 / ymax) * ph;
+    let yf = |ms: f64| {
+        if log_y {
+            t + ph - (ms.max(1.0).log10() / ydec) * ph
+        } else {
+            t + ph - (ms / ymax) * ph
+        }
+    };
+    let y = |ms: u128| yf(ms as f64);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -177,9 +189,19 @@ pub fn svg(points: &[Point], title: &str) -> String {
             t + ph + 18.0
         );
     }
-    let mut v = 0.0;
-    while v <= ymax + step / 2.0 {
-        let yy = t + ph - v / ymax * ph;
+    let ticks: Vec<f64> = if log_y {
+        (0..=(ydec as u32)).map(|d| 10f64.powi(d as i32)).collect()
+    } else {
+        let mut v = 0.0;
+        let mut ts = Vec::new();
+        while v <= ymax + step / 2.0 {
+            ts.push(v);
+            v += step;
+        }
+        ts
+    };
+    for v in ticks {
+        let yy = yf(v);
         let _ = writeln!(
             s,
             r##"<line x1="{l}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
@@ -188,7 +210,6 @@ pub fn svg(points: &[Point], title: &str) -> String {
             yy + 4.0,
             v as u64
         );
-        v += step;
     }
     let _ = writeln!(
         s,
@@ -202,9 +223,10 @@ pub fn svg(points: &[Point], title: &str) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">time (ms)</text>"#,
+        r#"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">time (ms{})</text>"#,
         t + ph / 2.0,
-        t + ph / 2.0
+        t + ph / 2.0,
+        if log_y { ", log scale" } else { "" }
     );
     // Series.
     let mut series: Vec<(String, String)> = Vec::new();
