@@ -127,6 +127,9 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
                 loop {
                     r.unwind = k;
                     let res = explore(loaded, k, deadline, &mut r);
+                    if std::env::var_os("LPMC_DEBUG").is_some() {
+                        eprintln!("[bmc] k={k} done at {} ms", start.elapsed().as_millis());
+                    }
                     match res {
                         Outcome::Verdict(v, why) => {
                             r.verdict = v;
@@ -245,8 +248,10 @@ fn explore(loaded: &Loaded, k: u32, deadline: Option<Instant>, report: &mut BmcR
         return Outcome::Verdict(Verdict::Unknown, "the program has no main".into());
     };
     let mut conf = SmtConfig::new(Logic::QfAlia).with_models(false);
+    // The backend's per-check limit is fixed at creation: a slice of the remaining time,
+    // so that a hard check late in the exploration cannot overrun the deadline by much.
     if let Some(ms) = remaining_ms(deadline) {
-        conf = conf.with_timeout_ms(ms);
+        conf = conf.with_timeout_ms((ms / 4).max(500).min(ms));
     }
     let smt = match Cvc5Backend::new(conf) {
         Ok(s) => s,
