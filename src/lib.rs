@@ -8,6 +8,7 @@
 //! `refine`, with `driver` running the loop.
 
 pub mod abstraction;
+pub mod bmc;
 pub mod cfg;
 pub mod diag;
 pub mod domain;
@@ -17,6 +18,8 @@ pub mod ids;
 pub mod interp;
 pub mod linear;
 pub mod refine;
+pub mod regress;
+pub mod scale;
 pub mod sema;
 pub mod smt;
 pub mod syntax;

@@ -90,6 +90,58 @@ enum Cmd {
         #[arg(long, default_value_t = 1_000_000)]
         max_steps: usize,
     },
+    /// Bounded model checking: symbolic execution of every path up to an unwinding bound.
+    /// Exit 0 SAFE (all paths end within the bound), 10 UNSAFE, 20 UNKNOWN, 2 bad input.
+    Bmc {
+        /// The program (.lp, .c or .i).
+        file: PathBuf,
+        /// The bound K (each statement at most K+1 times per call, call depth at most K),
+        /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
+        #[arg(long, default_value = "auto")]
+        unwind: lpmc::bmc::Unwind,
+        /// Wall-clock budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the CEGAR engine and the bounded engine on programs (files or folders) and
+    /// print a comparison table. Exit 1 if any verdict contradicts the expectation.
+    Regress {
+        /// Programs or folders (searched recursively for .lp, .c, .i).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Time limit per engine and program, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Table format: text, markdown, csv, json.
+        #[arg(long, default_value = "text")]
+        format: lpmc::regress::Format,
+        /// The bound of the bounded engine (a number or `auto`).
+        #[arg(long, default_value = "auto")]
+        unwind: lpmc::bmc::Unwind,
+    },
+    /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
+    /// and plot time against N.
+    Scale {
+        /// The family: fig1 (the paper's Fig. 1 with a[N]), loop (a loop over all N
+        /// cells), or all.
+        #[arg(long, default_value = "fig1")]
+        family: String,
+        /// The largest N.
+        #[arg(long, default_value_t = 1_000_000)]
+        max: u64,
+        /// Time limit per engine and run, in seconds.
+        #[arg(long, default_value_t = 30.0)]
+        timeout: f64,
+        /// Where to write the SVG plot.
+        #[arg(long, default_value = "scale.svg")]
+        out: PathBuf,
+        /// Where to write the CSV (N, engine, verdict, ms).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -109,6 +161,55 @@ fn main() -> ExitCode {
         })
     };
     match cli.cmd {
+        Cmd::Scale {
+            family,
+            max,
+            timeout,
+            out,
+            csv,
+        } => scale_cmd(&family, max, timeout, &out, csv.as_deref()),
+        Cmd::Regress {
+            paths,
+            timeout,
+            format,
+            unwind,
+        } => regress_cmd(&paths, timeout, format, unwind),
+        Cmd::Bmc {
+            file,
+            unwind,
+            timeout,
+            json,
+        } => {
+            if let Some(t) = timeout {
+                if !(t.is_finite() && t > 0.0) {
+                    eprintln!("error: --timeout must be a positive number of seconds");
+                    return ExitCode::from(EXIT_INPUT);
+                }
+            }
+            let loaded = match load(&file) {
+                Ok(l) => l,
+                Err(c) => return c,
+            };
+            let report = lpmc::bmc::bmc(
+                &loaded,
+                &lpmc::bmc::BmcOptions {
+                    unwind,
+                    timeout_s: timeout,
+                },
+            );
+            if json {
+                match serde_json::to_string(&report) {
+                    Ok(s) => out!("{s}"),
+                    Err(e) => {
+                        eprintln!("error: cannot serialise the report: {e}");
+                        return ExitCode::from(EXIT_INPUT);
+                    }
+                }
+            } else {
+                print_bmc_report(&file, &report);
+            }
+            ExitCode::from(report.verdict.exit_code() as u8)
+        }
         Cmd::Check {
             file,
             json,
@@ -249,6 +350,157 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+    }
+}
+
+fn scale_cmd(
+    family: &str,
+    max: u64,
+    timeout: f64,
+    out: &std::path::Path,
+    csv: Option<&std::path::Path>,
+) -> ExitCode {
+    use lpmc::scale;
+    let families = match scale::parse_families(family) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    if !(timeout.is_finite() && timeout > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot find the lpmc executable: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let mut points = Vec::new();
+    for f in &families {
+        for n in scale::sizes(max) {
+            let ps = scale::measure(&exe, *f, n, timeout);
+            for p in &ps {
+                out!(
+                    "{:<5} N={:<8} {:<5} {:<8} {} ms",
+                    p.family,
+                    p.n,
+                    p.engine,
+                    p.verdict,
+                    p.ms
+                );
+            }
+            points.extend(ps);
+        }
+    }
+    let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+    let title = format!(
+        "lpmc scale: {} family, time vs array size N",
+        names.join(" + ")
+    );
+    if let Err(e) = std::fs::write(out, scale::svg(&points, &title)) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if let Some(c) = csv {
+        if let Err(e) = std::fs::write(c, scale::csv(&points)) {
+            eprintln!("error: cannot write {}: {e}", c.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn regress_cmd(
+    paths: &[PathBuf],
+    timeout: f64,
+    format: lpmc::regress::Format,
+    unwind: lpmc::bmc::Unwind,
+) -> ExitCode {
+    use lpmc::regress;
+    if !(timeout.is_finite() && timeout > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if let Some(p) = paths.iter().find(|p| !p.exists()) {
+        eprintln!("error: {} does not exist", p.display());
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot find the lpmc executable: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let programs = regress::collect(paths);
+    let unwind = match unwind {
+        lpmc::bmc::Unwind::Auto => "auto".to_string(),
+        lpmc::bmc::Unwind::Fixed(k) => k.to_string(),
+    };
+    let opts = regress::RegressOptions {
+        timeout_s: timeout,
+        unwind,
+    };
+    let total = programs.len();
+    let mut done = 0;
+    let rows = regress::run_all(&exe, &programs, &opts, &mut |r| {
+        done += 1;
+        eprintln!(
+            "[{done}/{total}] {}: lpmc {} ({} ms), bmc {} ({} ms)",
+            r.program, r.cegar.status, r.cegar.time_ms, r.bmc.status, r.bmc.time_ms
+        );
+    });
+    outp!("{}", regress::render(&rows, format));
+    ExitCode::from(regress::exit_status(&rows) as u8)
+}
+
+fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
+    out!("{}: {}", file.display(), r.verdict.as_str());
+    if !r.reason.is_empty() {
+        out!("  reason: {}", r.reason);
+    }
+    if let Some(t) = &r.trace {
+        print_trace(t);
+    }
+    out!(
+        "  unwind: {}, paths: {}, SMT checks: {}",
+        r.unwind,
+        r.paths,
+        r.smt_checks
+    );
+    out!("  time: {} ms", r.time_ms);
+}
+
+fn print_trace(t: &lpmc::driver::TraceReport) {
+    if !t.inputs.is_empty() {
+        out!("  inputs:");
+        for i in &t.inputs {
+            out!(
+                "    step {:>4}  line {:>4}  {} = {}",
+                i.step,
+                i.line,
+                i.what,
+                i.value
+            );
+        }
+    }
+    out!(
+        "  trace ({} steps, error at line {}):",
+        t.steps.len(),
+        t.error_line
+    );
+    out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
+    for (k, s) in t.steps.iter().enumerate() {
+        let stmt = if s.changed.is_empty() {
+            s.statement.clone()
+        } else {
+            format!("{:<40} [{}]", s.statement, s.changed.join(", "))
+        };
+        out!("    {:>4}  {:>5}  {:<12} {}", k, s.line, s.proc, stmt);
     }
 }
 

@@ -1,0 +1,333 @@
+//! Bounded model checking (`lpmc bmc`): UNSAFE only with a replayed trace, never UNSAFE on
+//! safe programs, never SAFE when the bound cuts a feasible path.
+
+mod common;
+
+use common::{header, lp_dir, sources};
+use lpmc::bmc::{bmc, BmcOptions, BmcReport, Unwind};
+use lpmc::driver::{self, Verdict};
+use std::path::Path;
+use std::process::Command;
+
+fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
+    let loaded = driver::load_path(path).expect("the program loads");
+    bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Fixed(k),
+            timeout_s: Some(timeout_s),
+        },
+    )
+}
+
+fn run_text(text: &str, unwind: Unwind) -> BmcReport {
+    run_text_for(text, unwind, 10.0)
+}
+
+fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
+    let file = lpmc::diag::SourceFile::new("test.lp", text);
+    let loaded = driver::load(file).expect("the program loads");
+    bmc(
+        &loaded,
+        &BmcOptions {
+            unwind,
+            timeout_s: Some(timeout_s),
+        },
+    )
+}
+
+fn programs(expect: &str) -> Vec<std::path::PathBuf> {
+    sources(&lp_dir())
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "errors"))
+        .filter(|p| header(p, "expect").as_deref() == Some(expect))
+        .collect()
+}
+
+#[test]
+fn unsafe_programs_are_found_with_replayed_traces() {
+    let progs = programs("unsafe");
+    assert!(
+        progs.len() >= 10,
+        "too few unsafe programs: {}",
+        progs.len()
+    );
+    let mut found = 0;
+    for p in &progs {
+        let r = run_file(p, 12, 5.0);
+        assert_ne!(r.verdict, Verdict::Safe, "{}: {}", p.display(), r.reason);
+        if r.verdict == Verdict::Unsafe {
+            let t = r.trace.as_ref().expect("UNSAFE comes with a trace");
+            assert!(t.replayed, "{}", p.display());
+            assert!(!t.steps.is_empty(), "{}", p.display());
+            found += 1;
+        }
+    }
+    assert!(
+        found * 10 >= progs.len() * 8,
+        "only {found} of {} unsafe programs found",
+        progs.len()
+    );
+}
+
+#[test]
+fn safe_programs_are_never_unsafe() {
+    let progs = programs("safe");
+    assert!(progs.len() >= 10);
+    let mut proved = 0;
+    for p in &progs {
+        let r = run_file(p, 12, 5.0);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{}: {}", p.display(), r.reason);
+        if r.verdict == Verdict::Safe {
+            proved += 1;
+        }
+    }
+    assert!(proved * 2 >= progs.len(), "only {proved} proved safe");
+}
+
+#[test]
+fn unbounded_loop_is_unknown_never_safe() {
+    let src = "void main() { int x; x = u; while (x > 0) x = x - 1; }\n";
+    for k in [0, 1, 3, 12] {
+        let r = run_text(src, Unwind::Fixed(k));
+        assert_eq!(r.verdict, Verdict::Unknown, "k={k}: {}", r.reason);
+        assert!(r.reason.contains("bound"), "{}", r.reason);
+    }
+    let r = run_text_for(src, Unwind::Auto, 1.5);
+    assert_eq!(r.verdict, Verdict::Unknown);
+    // `auto` without a timeout ends at its cap.
+    let loaded = driver::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
+    let r = bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Auto,
+            timeout_s: None,
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    assert_eq!(r.unwind, lpmc::bmc::AUTO_CAP);
+}
+
+#[test]
+fn bounded_safe_loop_is_safe() {
+    let src = "void main() { int i, s; i = 0; s = 0; while (i < 5) { s = s + 2; i = i + 1; } if (s != 10) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(5));
+    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    // Too small a bound: never SAFE.
+    let r = run_text(src, Unwind::Fixed(3));
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    let r = run_text(src, Unwind::Auto);
+    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+}
+
+#[test]
+fn bounded_unsafe_loop_needs_enough_unwinding() {
+    let src = "void main() { int i; i = 0; while (i < 7) i = i + 1; if (i == 7) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(2));
+    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    let r = run_text(src, Unwind::Fixed(7));
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let r = run_text(src, Unwind::Auto);
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+}
+
+#[test]
+fn error_behind_input_guarded_loop_is_found() {
+    // The error needs an input driving the loop 3 times.
+    let src =
+        "void main() { int n, i; n = u; i = 0; while (i < n) i = i + 1; if (i == 3) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(4));
+    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    let t = r.trace.expect("trace");
+    assert!(t.inputs.iter().any(|i| i.value == "3"), "{:?}", t.inputs);
+}
+
+#[test]
+fn cli_exit_codes_and_json() {
+    let bin = env!("CARGO_BIN_EXE_lpmc");
+    let dir = lp_dir();
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "12", "--json"])
+        .arg(dir.join("fig1.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "safe");
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "12"])
+        .arg(dir.join("fig1_marker_at_2.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("trace"));
+    let out = Command::new(bin)
+        .args(["bmc", "--unwind", "nope"])
+        .arg(dir.join("fig1.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+mod differential {
+    //! Random small programs with arrays (indices may be out of range), calls and bounded
+    //! loops: bmc is never SAFE when a random interpreter run reaches an error, and bmc
+    //! and the CEGAR engine never contradict each other.
+    use lpmc::bmc::{bmc, BmcOptions, Unwind};
+    use lpmc::diag::SourceFile;
+    use lpmc::driver::{self, CheckOptions, Verdict};
+    use lpmc::interp::{self, Limits, Outcome, RandomOracle};
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    fn var() -> impl Strategy<Value = String> {
+        prop::sample::select(&["x", "y", "g"][..]).prop_map(|s| s.to_string())
+    }
+
+    fn index() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => (-1i32..5).prop_map(|c| c.to_string()),
+            2 => var(),
+            1 => Just("i".to_string()),
+        ]
+    }
+
+    fn atom() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => var(),
+            2 => (-3i32..6).prop_map(|c| c.to_string()),
+            1 => Just("u".to_string()),
+            2 => index().prop_map(|i| format!("a[{i}]")),
+        ]
+    }
+
+    fn expr() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => atom(),
+            2 => (atom(), prop::sample::select(&["+", "-"][..]), atom())
+                .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
+            1 => (cond(), atom(), atom()).prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),
+        ]
+    }
+
+    fn cond() -> impl Strategy<Value = String> {
+        (
+            atom(),
+            prop::sample::select(&["<", "<=", "==", "!=", ">", ">="][..]),
+            atom(),
+        )
+            .prop_map(|(a, o, b)| format!("{a} {o} {b}"))
+    }
+
+    fn stmt(depth: u32) -> BoxedStrategy<String> {
+        let leaf = prop_oneof![
+            4 => (var(), expr()).prop_map(|(v, e)| format!("{v} = {e};")),
+            3 => (index(), expr()).prop_map(|(i, e)| format!("a[{i}] = {e};")),
+            2 => cond().prop_map(|c| format!("assert({c});")),
+            1 => cond().prop_map(|c| format!("assume({c});")),
+            1 => var().prop_map(|v| format!("{v} = f({v});")),
+        ];
+        if depth == 0 {
+            return leaf.boxed();
+        }
+        let inner = move || prop::collection::vec(stmt(depth - 1), 1..3).prop_map(|v| v.join(" "));
+        prop_oneof![
+            5 => leaf,
+            1 => (cond(), inner(), inner())
+                .prop_map(|(c, a, b)| format!("if ({c}) {{ {a} }} else {{ {b} }}")),
+            1 => (1i32..4, inner()).prop_map(|(k, body)| format!(
+                "for (i = 0; i < {k}; i++) {{ {body} }}"
+            )),
+        ]
+        .boxed()
+    }
+
+    fn program() -> impl Strategy<Value = String> {
+        (prop::collection::vec(stmt(2), 1..6), prop::bool::ANY).prop_map(|(body, init)| {
+            let init = if init { "x = u; y = u;" } else { "" };
+            format!(
+                "int g;\nint f(int p) {{ int x; x = p + u; return x; }}\nvoid main() {{\n  int x, y, i, a[3];\n  {init}\n  {}\n}}\n",
+                body.join("\n  ")
+            )
+        })
+    }
+
+    fn interp_reaches_error(cfg: &lpmc::cfg::Cfg, runs: u64) -> bool {
+        (0..runs).any(|seed| {
+            let r = interp::run(
+                cfg,
+                &mut RandomOracle::new(seed),
+                Limits {
+                    max_steps: 10_000,
+                    ..Limits::default()
+                },
+                false,
+            );
+            matches!(r.outcome, Outcome::Error { .. })
+        })
+    }
+
+    #[test]
+    fn bmc_agrees_with_the_interpreter_and_cegar() {
+        let cases: u32 = std::env::var("LPMC_BMC_DIFF_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(150);
+        let mut runner = TestRunner::new(Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let counts = std::cell::RefCell::new([0u32; 3]);
+        runner
+            .run(&program(), |src| {
+                let loaded = driver::load(SourceFile::new("gen.c", &src)).map_err(|e| {
+                    TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
+                })?;
+                let r = bmc(
+                    &loaded,
+                    &BmcOptions {
+                        unwind: Unwind::Fixed(4),
+                        timeout_s: Some(10.0),
+                    },
+                );
+                counts.borrow_mut()[r.verdict.exit_code() as usize / 10] += 1;
+                if interp_reaches_error(&loaded.cfg, 30) {
+                    prop_assert_ne!(
+                        r.verdict,
+                        Verdict::Safe,
+                        "bmc SAFE, interpreter errs:\n{}",
+                        src
+                    );
+                }
+                if r.verdict == Verdict::Unsafe {
+                    prop_assert!(r.trace.as_ref().is_some_and(|t| t.replayed));
+                }
+                let c = driver::check(
+                    &loaded,
+                    &CheckOptions {
+                        timeout_s: Some(10.0),
+                        ..Default::default()
+                    },
+                );
+                let contradict = matches!(
+                    (r.verdict, c.verdict),
+                    (Verdict::Safe, Verdict::Unsafe) | (Verdict::Unsafe, Verdict::Safe)
+                );
+                prop_assert!(
+                    !contradict,
+                    "bmc {:?} ({}) vs check {:?} ({}):\n{}",
+                    r.verdict,
+                    r.reason,
+                    c.verdict,
+                    c.reason,
+                    src
+                );
+                Ok(())
+            })
+            .unwrap();
+        let [safe, unsafe_, unknown] = *counts.borrow();
+        eprintln!("bmc differential: {safe} safe, {unsafe_} unsafe, {unknown} unknown");
+        assert!(safe > 0 && unsafe_ > 0);
+    }
+}
