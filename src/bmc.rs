@@ -18,11 +18,11 @@
 //! before UNSAFE is reported.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::driver::{self, InputValue, Loaded, TraceReport, TraceStep, Verdict};
+use crate::driver::{self, Loaded, TraceReport, Verdict};
 use crate::ids::{ArrayId, NodeId, VarId};
 use crate::sema::{ArraySize, CmpOp, Expr};
 use crate::smt::{Cvc5Backend, Logic, SatResult, SmtBackend, SmtConfig, SmtError, Sort, Term};
-use crate::trace::{self, Feasibility, Trace, Witness};
+use crate::trace::{self, Feasibility, Trace};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -628,7 +628,7 @@ impl Explorer<'_> {
             Ok(Feasibility::Infeasible { .. }) => Step::Continue,
             Ok(Feasibility::Feasible(w)) => match trace::replay(self.cfg, &tr, &w) {
                 Ok(()) => {
-                    report.trace = Some(trace_report(loaded, &tr, &w));
+                    report.trace = Some(crate::driver::trace_report(loaded, &tr, &w));
                     Step::Unsafe(format!(
                         "an error location is reachable within unwinding bound {}: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
                         self.k,
@@ -903,53 +903,4 @@ fn fold(t: Term) -> Term {
         _ => None,
     };
     folded.unwrap_or(t)
-}
-
-/// The printable counterexample of a replayed trace (as `driver` prints them).
-fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
-    let cfg = &loaded.cfg;
-    let line = |n: NodeId| loaded.file.line_col(cfg.nodes[n].span.start).line;
-    let run = crate::interp::run(
-        cfg,
-        &mut w.oracle.clone(),
-        crate::interp::Limits {
-            max_steps: t.path.len() + 1,
-            ..Default::default()
-        },
-        true,
-    );
-    let steps = t
-        .path
-        .iter()
-        .enumerate()
-        .map(|(k, &n)| TraceStep {
-            changed: run
-                .changes
-                .get(k)
-                .map(|c| c.iter().map(|(v, x)| format!("{v} = {x}")).collect())
-                .unwrap_or_default(),
-            line: line(n),
-            proc: cfg.nodes[n]
-                .proc
-                .map(|p| cfg.procs[p].name.clone())
-                .unwrap_or_default(),
-            statement: crate::cfg::node_label(cfg, &cfg.nodes[n].kind),
-        })
-        .collect();
-    let mut inputs = w.inputs.clone();
-    trace::set_input_lines(cfg, t, &loaded.file, &mut inputs);
-    TraceReport {
-        inputs: inputs
-            .iter()
-            .map(|i| InputValue {
-                step: i.step,
-                line: i.line,
-                what: i.what.clone(),
-                value: i.value.to_string(),
-            })
-            .collect(),
-        steps,
-        error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
-        replayed: true,
-    }
 }

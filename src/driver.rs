@@ -506,7 +506,7 @@ fn cegar(
 }
 
 /// The printable counterexample of a replayed trace.
-fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
+pub fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
     let cfg = &loaded.cfg;
     let line = |n: crate::ids::NodeId| loaded.file.line_col(cfg.nodes[n].span.start).line;
     // The replay (already done once) again, recording what each step changes.
