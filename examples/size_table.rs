@@ -19,7 +19,7 @@ fn main() {
         let src = text
             .replace("a[3]", &format!("a[{n}]"))
             .replace("i < 3", &format!("i < {n}"));
-        let loaded = driver::load(SourceFile::new("fig1.lp", src)).expect("loads");
+        let loaded = lpmc::frontend::load(SourceFile::new("fig1.lp", src)).expect("loads");
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..5 {

@@ -6,7 +6,7 @@ use lpmc::engine::{tabulate, Budget};
 
 fn main() {
     for path in std::env::args().skip(1) {
-        let l = match lpmc::driver::load_path(std::path::Path::new(&path)) {
+        let l = match lpmc::frontend::load_path(std::path::Path::new(&path)) {
             Ok(l) => l,
             Err(e) => {
                 eprint!("{}", e.render(false));

@@ -18,8 +18,9 @@
 //! before UNSAFE is reported.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::driver::{self, Loaded, TraceReport, Verdict};
+use crate::frontend::{unsupported_reason, Loaded};
 use crate::ids::{ArrayId, NodeId, VarId};
+use crate::report::{TraceReport, Verdict};
 use crate::sema::{ArraySize, CmpOp, Expr};
 use crate::smt::{Cvc5Backend, Logic, SatResult, SmtBackend, SmtConfig, SmtError, Sort, Term};
 use crate::trace::{self, Feasibility, Trace};
@@ -102,7 +103,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
         time_ms: 0,
         trace: None,
     };
-    if let Some(r) = driver::unsupported_reason(&loaded.file, &loaded.analysis.unsupported) {
+    if let Some(r) = unsupported_reason(&loaded.file, &loaded.analysis.unsupported) {
         report.reason = r;
         report.time_ms = start.elapsed().as_millis();
         return report;
@@ -628,7 +629,7 @@ impl Explorer<'_> {
             Ok(Feasibility::Infeasible { .. }) => Step::Continue,
             Ok(Feasibility::Feasible(w)) => match trace::replay(self.cfg, &tr, &w) {
                 Ok(()) => {
-                    report.trace = Some(crate::driver::trace_report(loaded, &tr, &w));
+                    report.trace = Some(crate::report::trace_report(loaded, &tr, &w));
                     Step::Unsafe(format!(
                         "an error location is reachable within unwinding bound {}: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
                         self.k,

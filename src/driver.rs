@@ -1,135 +1,16 @@
-//! The driver: loads a program through the front end (text → AST → HIR → CFG), runs the
-//! verification pipeline, and produces a [`Report`] with a verdict and its evidence. Only
+//! The driver: runs the CEGAR loop on a loaded program and produces a [`Report`] with a verdict and its evidence. Only
 //! the driver runs the loop (ARCHITECTURE.md §1).
 
-use crate::cfg::Cfg;
-use crate::diag::{Diagnostic, SourceFile, Unsupported};
-use crate::sema::{self, Analysis};
-use crate::syntax::{self, ast};
+use crate::frontend::{unsupported_reason, Loaded};
+use crate::report::{trace_report, TraceReport, Verdict};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::abstraction::{abstract_program, Precision};
 use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, StopReason};
 use crate::refine::{refine, Refinement};
-use crate::trace::{replay, Feasibility, Trace, Witness};
-
-/// A program that went through the front end.
-#[derive(Clone, Debug)]
-pub struct Loaded {
-    /// The source.
-    pub file: SourceFile,
-    /// Its syntax tree.
-    pub ast: ast::Program,
-    /// The resolved program and its unsupported constructs.
-    pub analysis: Analysis,
-    /// The control-flow graph.
-    pub cfg: Cfg,
-}
-
-/// Why a program could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The program is not valid input (syntax or semantic errors).
-    #[error("{} error(s) in {}", diagnostics.len(), file.name())]
-    Invalid {
-        /// The source, for rendering.
-        file: Box<SourceFile>,
-        /// The errors, in source order.
-        diagnostics: Vec<Diagnostic>,
-    },
-}
-
-impl LoadError {
-    /// Render for a terminal (or plain text with `color = false`).
-    pub fn render(&self, color: bool) -> String {
-        match self {
-            LoadError::Io { .. } => format!("error: {self}\n"),
-            LoadError::Invalid { file, diagnostics } => {
-                diagnostics.iter().map(|d| d.render(file, color)).collect()
-            }
-        }
-    }
-}
-
-/// Read and load a file.
-pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
-    let file = SourceFile::read(path).map_err(|source| LoadError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    load(file)
-}
-
-/// Parse, resolve and build the CFG of a source file.
-pub fn load(file: SourceFile) -> Result<Loaded, LoadError> {
-    let ast = match syntax::parse(&file) {
-        Ok(a) => a,
-        Err(d) => {
-            return Err(LoadError::Invalid {
-                file: Box::new(file),
-                diagnostics: vec![d],
-            })
-        }
-    };
-    let analysis = match sema::analyze(&ast) {
-        Ok(a) => a,
-        Err(diagnostics) => {
-            return Err(LoadError::Invalid {
-                file: Box::new(file),
-                diagnostics,
-            })
-        }
-    };
-    let cfg = Cfg::build(&analysis.program);
-    Ok(Loaded {
-        file,
-        ast,
-        analysis,
-        cfg,
-    })
-}
-
-/// The answer to "can an error location be reached?".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// No error location is reachable.
-    Safe,
-    /// An error location is reachable; the report has a replayed trace.
-    Unsafe,
-    /// lpmc could not decide; the report says why.
-    Unknown,
-}
-
-impl Verdict {
-    /// The process exit code (0 SAFE, 10 UNSAFE, 20 UNKNOWN).
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Verdict::Safe => 0,
-            Verdict::Unsafe => 10,
-            Verdict::Unknown => 20,
-        }
-    }
-    /// Upper-case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Safe => "SAFE",
-            Verdict::Unsafe => "UNSAFE",
-            Verdict::Unknown => "UNKNOWN",
-        }
-    }
-}
+use crate::trace::{replay, Feasibility, Trace};
 
 /// Options of `lpmc check`.
 #[derive(Clone, Debug, Default)]
@@ -156,46 +37,6 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
-
-/// One input value of a counterexample.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct InputValue {
-    /// Position in the trace (0-based step).
-    pub step: usize,
-    /// Source line.
-    pub line: u32,
-    /// What the value is for (`u`, an uninitialised variable, an array cell, ...).
-    pub what: String,
-    /// The value, in decimal.
-    pub value: String,
-}
-
-/// One step of a printed counterexample.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct TraceStep {
-    /// Source line.
-    pub line: u32,
-    /// The procedure.
-    pub proc: String,
-    /// The statement.
-    pub statement: String,
-    /// The variables and cells it set, as `name = value`.
-    pub changed: Vec<String>,
-}
-
-/// A counterexample.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct TraceReport {
-    /// The inputs that drive the program to the error, in execution order.
-    pub inputs: Vec<InputValue>,
-    /// The steps.
-    pub steps: Vec<TraceStep>,
-    /// Line of the error location.
-    pub error_line: u32,
-    /// Whether the concrete interpreter replayed the inputs to the same error (always
-    /// true in a report: an UNSAFE verdict is only given after a successful replay).
-    pub replayed: bool,
-}
 
 /// Counters and times of one `check`, per phase.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -503,65 +344,4 @@ fn cegar(
             );
         }
     }
-}
-
-/// The printable counterexample of a replayed trace.
-pub fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
-    let cfg = &loaded.cfg;
-    let line = |n: crate::ids::NodeId| loaded.file.line_col(cfg.nodes[n].span.start).line;
-    // The replay (already done once) again, recording what each step changes.
-    let run = crate::interp::run(
-        cfg,
-        &mut w.oracle.clone(),
-        crate::interp::Limits {
-            max_steps: t.path.len() + 1,
-            ..Default::default()
-        },
-        true,
-    );
-    let steps = t
-        .path
-        .iter()
-        .enumerate()
-        .map(|(k, &n)| TraceStep {
-            changed: run
-                .changes
-                .get(k)
-                .map(|c| c.iter().map(|(v, x)| format!("{v} = {x}")).collect())
-                .unwrap_or_default(),
-            line: line(n),
-            proc: cfg.nodes[n]
-                .proc
-                .map(|p| cfg.procs[p].name.clone())
-                .unwrap_or_default(),
-            statement: crate::cfg::node_label(cfg, &cfg.nodes[n].kind),
-        })
-        .collect();
-    let mut inputs = w.inputs.clone();
-    crate::trace::set_input_lines(cfg, t, &loaded.file, &mut inputs);
-    TraceReport {
-        inputs: inputs
-            .iter()
-            .map(|i| InputValue {
-                step: i.step,
-                line: i.line,
-                what: i.what.clone(),
-                value: i.value.to_string(),
-            })
-            .collect(),
-        steps,
-        error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
-        replayed: true,
-    }
-}
-
-/// The UNKNOWN reason for a program with unsupported constructs, naming the first one.
-pub fn unsupported_reason(file: &SourceFile, unsupported: &[Unsupported]) -> Option<String> {
-    let first = unsupported.first()?;
-    let more = unsupported.len() - 1;
-    Some(if more == 0 {
-        first.describe(file)
-    } else {
-        format!("{} (and {} more)", first.describe(file), more)
-    })
 }

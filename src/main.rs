@@ -1,8 +1,10 @@
 //! The `lpmc` command line: arguments → library → diagnostics → exit code. No logic here.
 
 use clap::{Parser, Subcommand};
-use lpmc::driver::{self, CheckOptions, LoadError, Report, Verdict};
+use lpmc::driver::{self, CheckOptions, Report};
+use lpmc::frontend::{self, LoadError};
 use lpmc::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
+use lpmc::report::Verdict;
 use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -155,7 +157,7 @@ fn main() -> ExitCode {
     };
     let color = std::io::stderr().is_terminal();
     let load = |f: &PathBuf| {
-        driver::load_path(f).map_err(|e: LoadError| {
+        frontend::load_path(f).map_err(|e: LoadError| {
             eprint!("{}", e.render(color));
             ExitCode::from(EXIT_INPUT)
         })
@@ -282,7 +284,8 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            if let Some(r) = driver::unsupported_reason(&loaded.file, &loaded.analysis.unsupported)
+            if let Some(r) =
+                frontend::unsupported_reason(&loaded.file, &loaded.analysis.unsupported)
             {
                 eprintln!("error: cannot run this program: {r}");
                 return ExitCode::from(EXIT_INPUT);
@@ -475,7 +478,7 @@ fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
     out!("  time: {} ms", r.time_ms);
 }
 
-fn print_trace(t: &lpmc::driver::TraceReport) {
+fn print_trace(t: &lpmc::report::TraceReport) {
     if !t.inputs.is_empty() {
         out!("  inputs:");
         for i in &t.inputs {

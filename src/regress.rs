@@ -7,7 +7,7 @@
 //! The table and verdict logic ([`expected_verdict`], [`judge`], [`render`],
 //! [`exit_status`]) are pure functions; [`run_engine`] does the process work.
 
-use crate::driver::Verdict;
+use crate::report::Verdict;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

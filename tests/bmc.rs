@@ -5,12 +5,12 @@ mod common;
 
 use common::{header, lp_dir, sources};
 use lpmc::bmc::{bmc, BmcOptions, BmcReport, Unwind};
-use lpmc::driver::{self, Verdict};
+use lpmc::report::Verdict;
 use std::path::Path;
 use std::process::Command;
 
 fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
-    let loaded = driver::load_path(path).expect("the program loads");
+    let loaded = lpmc::frontend::load_path(path).expect("the program loads");
     bmc(
         &loaded,
         &BmcOptions {
@@ -26,7 +26,7 @@ fn run_text(text: &str, unwind: Unwind) -> BmcReport {
 
 fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
     let file = lpmc::diag::SourceFile::new("test.lp", text);
-    let loaded = driver::load(file).expect("the program loads");
+    let loaded = lpmc::frontend::load(file).expect("the program loads");
     bmc(
         &loaded,
         &BmcOptions {
@@ -96,7 +96,7 @@ fn unbounded_loop_is_unknown_never_safe() {
     let r = run_text_for(src, Unwind::Auto, 1.5);
     assert_eq!(r.verdict, Verdict::Unknown);
     // `auto` without a timeout ends at its cap.
-    let loaded = driver::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
+    let loaded = lpmc::frontend::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
     let r = bmc(
         &loaded,
         &BmcOptions {
@@ -175,8 +175,9 @@ mod differential {
     //! and the CEGAR engine never contradict each other.
     use lpmc::bmc::{bmc, BmcOptions, Unwind};
     use lpmc::diag::SourceFile;
-    use lpmc::driver::{self, CheckOptions, Verdict};
+    use lpmc::driver::{self, CheckOptions};
     use lpmc::interp::{self, Limits, Outcome, RandomOracle};
+    use lpmc::report::Verdict;
     use proptest::prelude::*;
     use proptest::test_runner::{Config, TestRunner};
 
@@ -281,7 +282,7 @@ mod differential {
         let counts = std::cell::RefCell::new([0u32; 3]);
         runner
             .run(&program(), |src| {
-                let loaded = driver::load(SourceFile::new("gen.c", &src)).map_err(|e| {
+                let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                     TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
                 })?;
                 let r = bmc(

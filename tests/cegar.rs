@@ -6,11 +6,12 @@ mod common;
 
 use common::lp_dir;
 use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions, Report, Verdict};
+use lpmc::driver::{self, CheckOptions, Report};
+use lpmc::report::Verdict;
 use std::collections::BTreeMap;
 
 fn check_src(src: &str, opts: &CheckOptions) -> Report {
-    let loaded = driver::load(SourceFile::new("t.lp", src))
+    let loaded = lpmc::frontend::load(SourceFile::new("t.lp", src))
         .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
     driver::check(&loaded, opts)
 }

@@ -5,8 +5,9 @@
 //! interpreter to an error.
 
 use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions, Verdict};
+use lpmc::driver::{self, CheckOptions};
 use lpmc::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
+use lpmc::report::Verdict;
 use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -172,7 +173,7 @@ fn differential(strategy: impl Strategy<Value = String>, default_cases: u32) -> 
     let counts_ref = std::cell::RefCell::new(&mut counts);
     runner
         .run(&strategy, |src| {
-            let loaded = driver::load(SourceFile::new("gen.c", &src)).map_err(|e| {
+            let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                 TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
             })?;
             let report = driver::check(

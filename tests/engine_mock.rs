@@ -206,7 +206,7 @@ impl RelDomain for Explicit {
 }
 
 fn cfg_of(src: &str) -> Cfg {
-    match lpmc::driver::load(SourceFile::new("t.lp", src)) {
+    match lpmc::frontend::load(SourceFile::new("t.lp", src)) {
         Ok(l) => l.cfg,
         Err(e) => panic!("{}", e.render(false)),
     }

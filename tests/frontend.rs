@@ -6,7 +6,7 @@
 mod common;
 
 use lpmc::diag::{DiagKind, SourceFile};
-use lpmc::driver::{load, load_path, LoadError};
+use lpmc::frontend::{load, load_path, LoadError};
 use lpmc::interp::{run, Limits, ListOracle, Outcome};
 
 fn kind_name(k: DiagKind) -> &'static str {
@@ -147,7 +147,8 @@ fn unsupported_constructs_are_named_with_their_position() {
         .collect();
     assert!(names.iter().any(|n| n.contains("float")), "{names:?}");
     assert!(names.iter().any(|n| n.contains("pointer")), "{names:?}");
-    let why = lpmc::driver::unsupported_reason(&l.file, &l.analysis.unsupported).expect("a reason");
+    let why =
+        lpmc::frontend::unsupported_reason(&l.file, &l.analysis.unsupported).expect("a reason");
     assert!(why.contains("3:"), "{why}");
 }
 

@@ -17,7 +17,7 @@ use lpmc::sema::Expr;
 // ---------------------------------------------------------------- helpers
 
 fn load(src: &str) -> Cfg {
-    match lpmc::driver::load(SourceFile::new("example.lp", src)) {
+    match lpmc::frontend::load(SourceFile::new("example.lp", src)) {
         Ok(l) => l.cfg,
         Err(e) => panic!("{}", e.render(false)),
     }

@@ -4,10 +4,10 @@
 mod common;
 
 use common::lp_dir;
-use lpmc::driver::Verdict;
 use lpmc::regress::{
     collect, exit_status, expected_verdict, judge, render, EngineResult, Format, Judgement, Row,
 };
+use lpmc::report::Verdict;
 use std::path::Path;
 use std::process::Command;
 

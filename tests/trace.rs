@@ -6,7 +6,7 @@ mod common;
 
 use lpmc::cfg::{Cfg, NodeKind, ERROR_NODE};
 use lpmc::diag::SourceFile;
-use lpmc::driver::{load, load_path};
+use lpmc::frontend::{load, load_path};
 use lpmc::ids::NodeId;
 use lpmc::interp::{run, Limits, ListOracle, Outcome, RandomOracle};
 use lpmc::sema::Expr;

@@ -7,11 +7,12 @@
 mod common;
 
 use common::{bench_dir, header, lp_dir, sources, svcomp_expected};
-use lpmc::driver::{self, CheckOptions, Report, Verdict};
+use lpmc::driver::{self, CheckOptions, Report};
+use lpmc::report::Verdict;
 use std::path::Path;
 
 fn check(path: &Path) -> Report {
-    let loaded = driver::load_path(path)
+    let loaded = lpmc::frontend::load_path(path)
         .unwrap_or_else(|e| panic!("{} does not load:\n{}", path.display(), e.render(false)));
     driver::check(
         &loaded,
@@ -121,7 +122,7 @@ fn eureka_extras_never_unsafe() {
             continue;
         }
         // Most of them need more than a short budget; UNKNOWN is fine, UNSAFE is wrong.
-        let loaded = driver::load_path(&p).expect("loads");
+        let loaded = lpmc::frontend::load_path(&p).expect("loads");
         let r = driver::check(
             &loaded,
             &CheckOptions {
@@ -144,7 +145,7 @@ fn svcomp_array_free_tasks() {
             let Some(safe) = svcomp_expected(&p) else {
                 continue;
             };
-            let Ok(loaded) = driver::load_path(&p) else {
+            let Ok(loaded) = lpmc::frontend::load_path(&p) else {
                 continue;
             };
             if loaded.cfg.has_arrays() {
