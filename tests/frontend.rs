@@ -87,7 +87,8 @@ fn bad_programs_point_at_the_right_place() {
 
 #[test]
 fn every_shared_benchmark_loads_or_is_unsupported_with_a_span() {
-    let files = common::sources(&common::bench_dir());
+    let dir = require_benchmarks!("every_shared_benchmark_loads_or_is_unsupported_with_a_span");
+    let files = common::sources(&dir);
     assert!(files.len() >= 50, "only {} benchmarks", files.len());
     for f in files {
         match load_path(&f) {
@@ -107,7 +108,9 @@ fn every_shared_benchmark_loads_or_is_unsupported_with_a_span() {
 
 #[test]
 fn deterministic_eureka_programs_reach_the_error_exactly_when_unsafe() {
-    let dir = common::bench_dir().join("eureka");
+    let dir =
+        require_benchmarks!("deterministic_eureka_programs_reach_the_error_exactly_when_unsafe")
+            .join("eureka");
     let cases = [
         ("array_init_klee.c", false),
         ("array_init_assign_klee.c", false),

@@ -13,14 +13,20 @@ mod common;
 fn corpus() -> &'static [String] {
     static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let texts: Vec<String> = common::sources(&common::bench_dir())
+        // Our programs, plus the shared benchmarks when they are beside the repository.
+        let mut files = common::sources(&common::lp_dir());
+        match common::bench_dir() {
+            Some(d) => files.extend(common::sources(&d)),
+            None => common::skip("parser_fuzz corpus (shared part; lp-programs only)"),
+        }
+        let texts: Vec<String> = files
             .iter()
             .filter_map(|p| std::fs::read(p).ok())
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .collect();
         assert!(
             texts.len() >= 40,
-            "expected the shared benchmarks, found {}",
+            "expected at least 40 corpus files, found {}",
             texts.len()
         );
         texts

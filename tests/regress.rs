@@ -65,7 +65,7 @@ fn expectations_from_headers_yml_and_table2() {
 
 #[test]
 fn every_eureka_benchmark_has_an_expectation() {
-    let dir = common::bench_dir().join("eureka");
+    let dir = require_benchmarks!("every_eureka_benchmark_has_an_expectation").join("eureka");
     let files = collect(&[dir]);
     assert!(!files.is_empty());
     for f in files {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bench_dir, header, lp_dir, sources, svcomp_expected};
+use common::{header, lp_dir, sources, svcomp_expected};
 use lpmc::driver::{self, CheckOptions, Report};
 use lpmc::report::Verdict;
 use std::path::Path;
@@ -92,7 +92,7 @@ const EUREKA_TABLE: &[(&str, Verdict)] = &[
 
 #[test]
 fn eureka_table_2() {
-    let dir = bench_dir().join("eureka");
+    let dir = require_benchmarks!("eureka_table_2").join("eureka");
     let mut wrong = Vec::new();
     for (name, exp) in EUREKA_TABLE {
         let p = dir.join(name);
@@ -115,7 +115,7 @@ fn eureka_table_2() {
 /// The extra EUREKA programs (Prim_*, bf*, complex_guard_) are all safe: never UNSAFE.
 #[test]
 fn eureka_extras_never_unsafe() {
-    let dir = bench_dir().join("eureka");
+    let dir = require_benchmarks!("eureka_extras_never_unsafe").join("eureka");
     for p in sources(&dir) {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         if EUREKA_TABLE.iter().any(|(n, _)| *n == name) {
@@ -138,10 +138,11 @@ fn eureka_extras_never_unsafe() {
 /// Array-free SV-COMP tasks: never a wrong verdict; and most are decided.
 #[test]
 fn svcomp_array_free_tasks() {
+    let dir = require_benchmarks!("svcomp_array_free_tasks");
     let mut wrong = Vec::new();
     let (mut right, mut unknown) = (0, 0);
     for sub in ["recursive-simple", "loop-simple"] {
-        for p in sources(&bench_dir().join("svcomp").join(sub)) {
+        for p in sources(&dir.join("svcomp").join(sub)) {
             let Some(safe) = svcomp_expected(&p) else {
                 continue;
             };

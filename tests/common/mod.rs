@@ -4,16 +4,53 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared/benchmarks` beside the repository (or beside a worktree's parent).
-pub fn bench_dir() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for rel in ["../shared/benchmarks", "../../shared/benchmarks"] {
-        let p = root.join(rel);
-        if p.is_dir() {
-            return p;
-        }
+/// The shared benchmarks: `$LPMC_BENCHMARKS` if set, else `../shared/benchmarks` beside
+/// the repository (or beside a worktree's parent). `None` on a fresh clone without them:
+/// the caller then skips, after [`skip`] printed one line saying so.
+pub fn bench_dir() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("LPMC_BENCHMARKS") {
+        let p = PathBuf::from(p);
+        // CI sets it explicitly: a wrong value must fail loudly, not skip.
+        assert!(
+            p.is_dir(),
+            "LPMC_BENCHMARKS={} is not a directory",
+            p.display()
+        );
+        return Some(p);
     }
-    panic!("shared benchmarks not found next to {}", root.display());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/benchmarks", "../../shared/benchmarks"]
+        .iter()
+        .map(|rel| root.join(rel))
+        .find(|p| p.is_dir())
+}
+
+/// `../shared/c-in-the-wild` (beside the benchmarks folder), if present.
+pub fn wild_dir() -> Option<PathBuf> {
+    let p = bench_dir()?.parent()?.join("c-in-the-wild");
+    p.is_dir().then_some(p)
+}
+
+/// Print the one line a test prints when it skips for lack of the shared benchmarks.
+pub fn skip(test: &str) {
+    println!(
+        "skipped {test}: the shared benchmarks were not found (set LPMC_BENCHMARKS or put ../shared beside the repository)"
+    );
+}
+
+/// The shared benchmarks folder, or print the skip line for `test` and return from the
+/// calling test.
+#[macro_export]
+macro_rules! require_benchmarks {
+    ($test:expr) => {
+        match common::bench_dir() {
+            Some(d) => d,
+            None => {
+                common::skip($test);
+                return;
+            }
+        }
+    };
 }
 
 /// The project's own programs.
