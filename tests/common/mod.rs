@@ -32,8 +32,12 @@ pub fn wild_dir() -> Option<PathBuf> {
 }
 
 /// Print the one line a test prints when it skips for lack of the shared benchmarks.
+/// It writes to stderr directly, past the test harness's output capture, so that it shows
+/// in a plain `cargo test`.
 pub fn skip(test: &str) {
-    println!(
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
         "skipped {test}: the shared benchmarks were not found (set LPMC_BENCHMARKS or put ../shared beside the repository)"
     );
 }
