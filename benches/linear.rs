@@ -207,7 +207,7 @@ fn bench_dlc_leq(c: &mut Criterion) {
     let mut g = c.benchmark_group("dlc_leq");
     for smt in [false, true] {
         let pool: Vec<(Dlc, Dlc)> = (0..POOL).map(|_| dlc_pairs(&mut rng, smt)).collect();
-        let mut ctx = Entailment::default();
+        let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
         for (a, b) in &pool {
             assert_eq!(a.disjuncts().len(), 3);
             assert!(a.leq(b, &mut ctx), "{a:?} not below {b:?}");

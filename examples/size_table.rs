@@ -36,7 +36,7 @@ fn main() {
         println!(
             "{:>9}  {:>7}  {:>11}  {:>10}  {:>10.2}  ({:.2}x of N=3)",
             n,
-            r.verdict.as_str(),
+            r.verdict().as_str(),
             r.refinements,
             format!("{:?}", r.cells.get("a").cloned().unwrap_or_default()),
             med,

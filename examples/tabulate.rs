@@ -14,7 +14,7 @@ fn main() {
             }
         };
         let p0 = abstract_program(&l.cfg, &Precision::empty());
-        let mut dom = DlcDomain::new();
+        let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
         let t = tabulate(
             &p0,
             &mut dom,

@@ -1,22 +1,28 @@
-//! The driver: runs the CEGAR loop on a loaded program and produces a [`Report`] with a verdict and its evidence. Only
-//! the driver runs the loop (ARCHITECTURE.md §1).
-
-use crate::frontend::{unsupported_reason, Loaded};
-use crate::report::{trace_report, TraceReport, Verdict};
-use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+//! The driver: runs the CEGAR loop (paper §5) on a loaded program and produces a
+//! [`Report`] whose [`Outcome`] carries the evidence. Only the driver runs the loop
+//! (ARCHITECTURE.md §1). It makes the one [`Deadline`] and the one solver factory and
+//! passes both down; a watchdog answers on time even if a step does not come back.
 
 use crate::abstraction::{abstract_program, Precision};
 use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, StopReason};
+use crate::frontend::Loaded;
+use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::refine::{refine, Refinement};
+use crate::report::{counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
+use crate::smt::{Cvc5Factory, Solvers};
 use crate::trace::{replay, Feasibility, Trace};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Options of `lpmc check`.
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
     /// Wall-clock budget in seconds (default: none; the step and fact budgets still apply).
     pub timeout_s: Option<f64>,
+    /// Resident-memory budget in MB (default [`DEFAULT_MEMORY_MB`]).
+    pub memory_mb: Option<u64>,
     /// Maximum number of refinements (default [`DEFAULT_MAX_REFINEMENTS`]).
     pub max_refinements: Option<u32>,
     /// Keep the text of every abstraction P̂k in the report.
@@ -24,15 +30,18 @@ pub struct CheckOptions {
     /// Treat every out-of-range array access as an error (`--check-bounds`).
     pub check_bounds: bool,
     /// Tabulation budgets (steps and facts) per iteration; the deadline is set from
-    /// `timeout_s`.
+    /// `timeout_s` and `memory_mb`.
     pub budget: Option<Budget>,
+    /// The solver factory (default: cvc5).
+    pub solvers: Option<Solvers>,
     /// For tests only: replace the solver's witness by an all-zero one before the replay,
     /// to check that a counterexample that does not replay is never reported.
-    #[doc(hidden)]
-    pub sabotage_witness: bool,
+    #[cfg(test)]
+    pub(crate) sabotage_witness: bool,
 }
 
-/// Stack size of the thread running the CEGAR loop.
+/// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
+/// traces; the memory is only reserved, not committed).
 const CHECK_STACK_BYTES: usize = 512 << 20;
 
 /// The default bound on refinement iterations.
@@ -67,21 +76,18 @@ pub struct Stats {
     pub refine_ms: f64,
 }
 
-/// The outcome of `lpmc check`.
+/// The outcome of `lpmc check`, with the work that led to it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Report {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// Why (for SAFE and UNSAFE a short summary of the evidence).
-    pub reason: String,
+    /// The outcome and its evidence.
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// Number of refinement iterations.
     pub refinements: u32,
     /// Tracked array cells per array name.
     pub cells: BTreeMap<String, Vec<i64>>,
     /// Wall-clock time.
     pub time_ms: u128,
-    /// The counterexample, for UNSAFE.
-    pub trace: Option<TraceReport>,
     /// Per-phase counters.
     pub stats: Stats,
     /// The abstractions P̂0, P̂1, ... as text (with `show_abstractions`).
@@ -89,108 +95,118 @@ pub struct Report {
     pub abstractions: Vec<String>,
 }
 
+impl Report {
+    fn new(outcome: Outcome) -> Report {
+        Report {
+            outcome,
+            refinements: 0,
+            cells: BTreeMap::new(),
+            time_ms: 0,
+            stats: Stats::default(),
+            abstractions: Vec::new(),
+        }
+    }
+
+    /// The verdict.
+    pub fn verdict(&self) -> Verdict {
+        self.outcome.verdict()
+    }
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Check a loaded program: the CEGAR loop of the paper (§5). Abstract with the current
-/// precision, tabulate; no error reachable → SAFE; else check the abstract trace on the
-/// original program: feasible and replayed → UNSAFE; infeasible → add the cells its unsat
-/// core fixes and repeat. Budgets, solver failures and refinements without progress give
-/// UNKNOWN with the reason.
+/// Check a loaded program: the CEGAR loop of the paper (§5), on its own thread under a
+/// watchdog, so that the answer comes within the time limit (plus a fraction of a
+/// second) and UNKNOWN past the memory limit.
 pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
     let start = Instant::now();
-    let mut report = Report {
-        verdict: Verdict::Unknown,
-        reason: String::new(),
-        refinements: 0,
-        cells: BTreeMap::new(),
-        time_ms: 0,
-        trace: None,
-        stats: Stats::default(),
-        abstractions: Vec::new(),
+    let deadline = Deadline::none()
+        .with_timeout(seconds(opts.timeout_s))
+        .with_memory_mb(Some(opts.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)));
+    let work = {
+        let loaded = loaded.clone();
+        let opts = opts.clone();
+        let deadline = deadline.clone();
+        move || check_within(&loaded, &opts, &deadline)
     };
-    if let Some(r) = unsupported_reason(&loaded.file, &loaded.analysis.unsupported) {
-        report.reason = r;
-        report.time_ms = start.elapsed().as_millis();
-        return report;
-    }
-    let instrumented;
-    let loaded = if opts.check_bounds {
-        match crate::cfg::check_bounds(&loaded.cfg) {
-            Ok(cfg) => {
-                instrumented = Loaded {
-                    cfg,
-                    ..loaded.clone()
-                };
-                &instrumented
-            }
-            Err(span) => {
-                let lc = loaded.file.line_col(span.start);
-                report.reason = format!(
-                    "--check-bounds: unsupported construct at {}:{}: an array access whose evaluation depends on `u`",
-                    lc.line, lc.col
-                );
-                report.time_ms = start.elapsed().as_millis();
-                return report;
-            }
-        }
-    } else {
-        loaded
+    let mut report = match run_guarded(&deadline, CHECK_STACK_BYTES, "lpmc-check", work) {
+        Ok(r) => r,
+        Err(Some(e)) => Report::new(Outcome::Unknown(GiveUp::exhausted(e))),
+        Err(None) => Report::new(Outcome::Unknown(GiveUp::Internal(
+            "the verification thread panicked".into(),
+        ))),
     };
-    let deadline = opts
-        .timeout_s
-        .filter(|t| t.is_finite() && *t >= 0.0)
-        .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
-    // The solver recurses deeply on long array traces: run the loop on a thread with a
-    // large stack (the memory is only reserved, not committed).
-    let outcome = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("lpmc-check".into())
-            .stack_size(CHECK_STACK_BYTES)
-            .spawn_scoped(s, || {
-                let mut r = report.clone();
-                let vr = cegar(loaded, opts, deadline, &mut r);
-                (vr, r)
-            })
-            .map(|h| h.join())
-    });
-    let (verdict, reason) = match outcome {
-        Ok(Ok((vr, r))) => {
-            report = r;
-            vr
-        }
-        Ok(Err(_)) => (
-            Verdict::Unknown,
-            "internal error: the verification thread panicked".to_string(),
-        ),
-        Err(e) => (
-            Verdict::Unknown,
-            format!("cannot start the verification thread: {e}"),
-        ),
-    };
-    report.verdict = verdict;
-    report.reason = reason;
     report.time_ms = start.elapsed().as_millis();
     report
+}
+
+/// [`check`] on the current thread, held to `deadline` (polled by every layer; every
+/// solver check is limited to the time left). Abstract with the current precision and
+/// tabulate; no error reachable → SAFE; else check the abstract trace on the original
+/// program: feasible and replayed → UNSAFE; infeasible → add the cells its unsat core
+/// fixes and repeat. Budgets, solver failures and refinements without progress give
+/// UNKNOWN with the reason.
+pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -> Report {
+    let start = Instant::now();
+    let mut report = Report::new(Outcome::Unknown(GiveUp::Internal("not run".into())));
+    let solvers: Solvers = opts
+        .solvers
+        .clone()
+        .unwrap_or_else(|| Arc::new(Cvc5Factory));
+    report.outcome = match prepare(loaded, opts) {
+        Err(g) => Outcome::Unknown(g),
+        Ok(instrumented) => {
+            let loaded = instrumented.as_ref().unwrap_or(loaded);
+            cegar(loaded, opts, &solvers, deadline, &mut report)
+        }
+    };
+    // A give-up caused by the deadline says so, whatever layer noticed it.
+    if let (Outcome::Unknown(_), Err(e)) = (&report.outcome, deadline.check()) {
+        report.outcome = Outcome::Unknown(GiveUp::exhausted(e));
+    }
+    report.time_ms = start.elapsed().as_millis();
+    report
+}
+
+/// Refuse unsupported programs; instrument the bounds checks.
+fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loaded>, GiveUp> {
+    if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
+        return Err(g);
+    }
+    if !opts.check_bounds {
+        return Ok(None);
+    }
+    match crate::cfg::check_bounds(&loaded.cfg) {
+        Ok(cfg) => Ok(Some(Loaded {
+            cfg,
+            ..loaded.clone()
+        })),
+        Err(span) => {
+            let lc = loaded.file.line_col(span.start);
+            Err(GiveUp::Unsupported {
+                what: "--check-bounds: an array access whose evaluation depends on `u`".into(),
+                span,
+                line: lc.line,
+                col: lc.col,
+                more: 0,
+            })
+        }
+    }
 }
 
 fn cegar(
     loaded: &Loaded,
     opts: &CheckOptions,
-    deadline: Option<Instant>,
+    solvers: &Solvers,
+    deadline: &Deadline,
     report: &mut Report,
-) -> (Verdict, String) {
+) -> Outcome {
     let cfg = &loaded.cfg;
     let max_refinements = opts.max_refinements.unwrap_or(DEFAULT_MAX_REFINEMENTS);
     let mut precision = Precision::empty();
-    let remaining_ms = || {
-        deadline.map(|d| {
-            d.saturating_duration_since(Instant::now())
-                .as_millis()
-                .clamp(1, u64::MAX as u128) as u64
-        })
-    };
+    let debug = std::env::var_os("LPMC_DEBUG").is_some();
     loop {
         let k = report.refinements;
         let t0 = Instant::now();
@@ -199,16 +215,17 @@ fn cegar(
         if opts.show_abstractions {
             report.abstractions.push(crate::cfg::to_text(&phat));
         }
-        if std::env::var_os("LPMC_DEBUG").is_some() {
+        if debug {
             eprintln!(
                 "[lpmc] iteration {k}: cells {:?}\n{}",
                 precision.by_name(cfg),
                 crate::cfg::to_text(&phat)
             );
         }
-        let mut budget = opts.budget.unwrap_or_default();
-        budget.deadline = deadline;
-        let mut dom = DlcDomain::new();
+        let mut budget = opts.budget.clone().unwrap_or_default();
+        budget.deadline = deadline.clone();
+        let (max_steps, max_facts) = (budget.max_steps, budget.max_facts);
+        let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
         let t0 = Instant::now();
         let tab = tabulate(&phat, &mut dom, budget);
         report.stats.tabulate_ms += ms(t0.elapsed());
@@ -221,127 +238,94 @@ fn cegar(
         report.stats.entailment_smt_calls += dom.entail.smt_calls;
         let id = match tab.stop {
             StopReason::Converged => {
-                let what = if precision.is_empty() {
-                    "every array read abstracted to u".to_string()
-                } else {
-                    format!("{} tracked array cell(s)", precision.len())
-                };
-                return (
-                    Verdict::Safe,
-                    format!(
-                        "no error location is reachable in the abstraction P̂{k} ({what}), which over-approximates the program"
-                    ),
-                );
+                return Outcome::Safe(Proof {
+                    engine: Engine::Cegar,
+                    abstraction: Some(k),
+                    cells: precision.by_name(cfg),
+                    bound: None,
+                    paths: None,
+                    invariants: Vec::new(),
+                })
             }
             StopReason::StepLimit => {
-                return (
-                    Verdict::Unknown,
-                    format!(
-                        "tabulation step budget ({}) exhausted in iteration {k}",
-                        budget.max_steps
-                    ),
-                )
+                return Outcome::Unknown(GiveUp::Budget(format!(
+                    "tabulation steps ({max_steps}) in iteration {k}"
+                )))
             }
             StopReason::FactLimit => {
-                return (
-                    Verdict::Unknown,
-                    format!(
-                        "disjunct budget ({}) exhausted in iteration {k}",
-                        budget.max_facts
-                    ),
-                )
+                return Outcome::Unknown(GiveUp::Budget(format!(
+                    "disjuncts ({max_facts}) in iteration {k}"
+                )))
             }
-            StopReason::Timeout => {
-                return (
-                    Verdict::Unknown,
-                    format!("timeout during tabulation (iteration {k})"),
-                )
-            }
+            StopReason::Exhausted(e) => return Outcome::Unknown(GiveUp::exhausted(e)),
             StopReason::ErrorReached(id) => id,
         };
-        let path = tab.trace(id);
-        let tr = Trace { path };
+        let tr = Trace {
+            path: tab.trace(id),
+        };
         let t0 = Instant::now();
         report.stats.trace_checks += 1;
-        let feas = crate::trace::check_with_config(cfg, &tr, remaining_ms());
+        let feas = crate::trace::check_with(cfg, &tr, solvers.as_ref(), deadline);
         report.stats.trace_ms += ms(t0.elapsed());
         let core = match feas {
             Err(e) => {
-                return (
-                    Verdict::Unknown,
-                    format!("internal error: the abstract trace is not a path of the program: {e}"),
-                )
+                return Outcome::Unknown(GiveUp::Internal(format!(
+                    "the abstract trace is not a path of the program: {e}"
+                )))
             }
             Ok(Feasibility::Unknown(why)) => {
-                return (
-                    Verdict::Unknown,
-                    format!("the SMT check of the abstract error trace gave no answer: {why}"),
-                )
+                return Outcome::Unknown(GiveUp::SolverUnknown(format!(
+                    "on the abstract error trace: {why}"
+                )))
             }
-            Ok(Feasibility::Feasible(mut w)) => {
-                if opts.sabotage_witness {
-                    w.oracle = Default::default();
-                }
-                return match replay(cfg, &tr, &w) {
-                    Ok(()) => {
-                        report.trace = Some(trace_report(loaded, &tr, &w));
-                        (
-                            Verdict::Unsafe,
-                            format!(
-                                "an error location is reachable: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
-                                tr.path.len()
-                            ),
-                        )
+            Ok(Feasibility::Feasible(w)) => {
+                #[cfg(test)]
+                let w = if opts.sabotage_witness {
+                    crate::trace::Witness {
+                        oracle: Default::default(),
+                        ..w
                     }
-                    Err(m) => (
-                        Verdict::Unknown,
-                        format!(
-                            "the solver's counterexample did not replay in the interpreter: {}",
-                            m.0
-                        ),
-                    ),
+                } else {
+                    w
+                };
+                return match replay(cfg, &tr, &w) {
+                    Ok(()) => Outcome::Unsafe(counterexample(Engine::Cegar, loaded, &tr, &w)),
+                    Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
+                        "the solver's counterexample did not replay in the interpreter: {}",
+                        m.0
+                    ))),
                 };
             }
             Ok(Feasibility::Infeasible { core }) => core,
         };
         if !cfg.has_arrays() {
-            return (
-                Verdict::Unknown,
+            return Outcome::Unknown(GiveUp::NoProgress(
                 "the abstract error trace is infeasible, but the program has no arrays to refine: \
                  the linear abstraction is too coarse here (e.g. it keeps no congruences)"
                     .to_string(),
-            );
+            ));
         }
         if report.refinements >= max_refinements {
-            return (
-                Verdict::Unknown,
-                format!("refinement limit ({max_refinements}) reached"),
-            );
+            return Outcome::Unknown(GiveUp::Budget(format!("refinements ({max_refinements})")));
         }
         let t0 = Instant::now();
-        let r = refine(cfg, &tr, &core, &mut precision, remaining_ms());
+        let r = refine(cfg, &tr, &core, &mut precision, solvers.as_ref(), deadline);
         report.stats.refine_ms += ms(t0.elapsed());
+        if let Err(e) = deadline.check() {
+            return Outcome::Unknown(GiveUp::exhausted(e));
+        }
         match r {
             Refinement::NewCells(_) => {
                 report.refinements += 1;
                 report.cells = precision.by_name(cfg);
             }
             Refinement::NoProgress => {
-                return (
-                    Verdict::Unknown,
-                    format!(
-                        "refinement made no progress: the abstract error trace ({} steps) is infeasible, but its unsat core fixes no new array cell",
-                        tr.path.len()
-                    ),
-                )
+                return Outcome::Unknown(GiveUp::NoProgress(format!(
+                    "the abstract error trace ({} steps) is infeasible, but its unsat core fixes no new array cell",
+                    tr.path.len()
+                )))
             }
-            Refinement::Failed(why) => return (Verdict::Unknown, why),
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return (
-                Verdict::Unknown,
-                format!("timeout after {} refinement(s)", report.refinements),
-            );
+            Refinement::Failed(why) => return Outcome::Unknown(GiveUp::SolverUnknown(why)),
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod engine;
 pub mod frontend;
 pub mod ids;
 pub mod interp;
+pub mod limits;
 pub mod linear;
 pub mod refine;
 pub mod regress;

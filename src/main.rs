@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use lpmc::driver::{self, CheckOptions, Report};
 use lpmc::frontend::{self, LoadError};
 use lpmc::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
-use lpmc::report::Verdict;
+use lpmc::report::{self, Counterexample, Verdict};
 use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -51,9 +51,12 @@ enum Cmd {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Wall-clock budget in seconds.
+        /// Wall-clock budget in seconds: past it the answer is UNKNOWN, on time.
         #[arg(long)]
         timeout: Option<f64>,
+        /// Resident-memory budget in MB: past it the answer is UNKNOWN.
+        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        memory: u64,
         /// Maximum number of refinement iterations.
         #[arg(long)]
         max_refinements: Option<u32>,
@@ -101,9 +104,12 @@ enum Cmd {
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
         unwind: lpmc::bmc::Unwind,
-        /// Wall-clock budget in seconds.
+        /// Wall-clock budget in seconds: past it the answer is UNKNOWN, on time.
         #[arg(long)]
         timeout: Option<f64>,
+        /// Resident-memory budget in MB: past it the answer is UNKNOWN.
+        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        memory: u64,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -180,6 +186,7 @@ fn main() -> ExitCode {
             file,
             unwind,
             timeout,
+            memory,
             json,
         } => {
             if let Some(t) = timeout {
@@ -197,6 +204,8 @@ fn main() -> ExitCode {
                 &lpmc::bmc::BmcOptions {
                     unwind,
                     timeout_s: timeout,
+                    memory_mb: Some(memory),
+                    solvers: None,
                 },
             );
             if json {
@@ -210,12 +219,13 @@ fn main() -> ExitCode {
             } else {
                 print_bmc_report(&file, &report);
             }
-            ExitCode::from(report.verdict.exit_code() as u8)
+            ExitCode::from(report.verdict().exit_code() as u8)
         }
         Cmd::Check {
             file,
             json,
             timeout,
+            memory,
             max_refinements,
             show_abstractions,
             stats,
@@ -235,11 +245,11 @@ fn main() -> ExitCode {
                 &loaded,
                 &CheckOptions {
                     timeout_s: timeout,
+                    memory_mb: Some(memory),
                     max_refinements,
                     show_abstractions,
                     check_bounds,
-                    budget: None,
-                    sabotage_witness: false,
+                    ..CheckOptions::default()
                 },
             );
             if json {
@@ -259,7 +269,7 @@ fn main() -> ExitCode {
                     print_stats(&report.stats);
                 }
             }
-            ExitCode::from(report.verdict.exit_code() as u8)
+            ExitCode::from(report.verdict().exit_code() as u8)
         }
         Cmd::Cfg { file, dot } => {
             let loaded = match load(&file) {
@@ -462,13 +472,7 @@ fn regress_cmd(
 }
 
 fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
-    out!("{}: {}", file.display(), r.verdict.as_str());
-    if !r.reason.is_empty() {
-        out!("  reason: {}", r.reason);
-    }
-    if let Some(t) = &r.trace {
-        print_trace(t);
-    }
+    print_outcome(file, &r.outcome);
     out!(
         "  unwind: {}, paths: {}, SMT checks: {}",
         r.unwind,
@@ -478,7 +482,16 @@ fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
     out!("  time: {} ms", r.time_ms);
 }
 
-fn print_trace(t: &lpmc::report::TraceReport) {
+/// The verdict, the reason and, for UNSAFE, the counterexample.
+fn print_outcome(file: &std::path::Path, o: &report::Outcome) {
+    out!("{}: {}", file.display(), o.verdict().as_str());
+    out!("  reason: {}", o.reason());
+    if let Some(t) = o.counterexample() {
+        print_trace(t);
+    }
+}
+
+fn print_trace(t: &Counterexample) {
     if !t.inputs.is_empty() {
         out!("  inputs:");
         for i in &t.inputs {
@@ -508,39 +521,8 @@ fn print_trace(t: &lpmc::report::TraceReport) {
 }
 
 fn print_report(file: &std::path::Path, r: &Report) {
-    out!("{}: {}", file.display(), r.verdict.as_str());
-    if !r.reason.is_empty() {
-        out!("  reason: {}", r.reason);
-    }
-    if let Some(t) = &r.trace {
-        if !t.inputs.is_empty() {
-            out!("  inputs:");
-            for i in &t.inputs {
-                out!(
-                    "    step {:>4}  line {:>4}  {} = {}",
-                    i.step,
-                    i.line,
-                    i.what,
-                    i.value
-                );
-            }
-        }
-        out!(
-            "  trace ({} steps, error at line {}):",
-            t.steps.len(),
-            t.error_line
-        );
-        out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
-        for (k, s) in t.steps.iter().enumerate() {
-            let stmt = if s.changed.is_empty() {
-                s.statement.clone()
-            } else {
-                format!("{:<40} [{}]", s.statement, s.changed.join(", "))
-            };
-            out!("    {:>4}  {:>5}  {:<12} {}", k, s.line, s.proc, stmt);
-        }
-    }
-    if r.verdict != Verdict::Unknown || r.refinements > 0 {
+    print_outcome(file, &r.outcome);
+    if r.verdict() != Verdict::Unknown || r.refinements > 0 {
         out!("  refinements: {}, cells: {:?}", r.refinements, r.cells);
     }
     out!("  time: {} ms", r.time_ms);

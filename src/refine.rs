@@ -7,8 +7,9 @@
 use crate::abstraction::Precision;
 use crate::cfg::Cfg;
 use crate::ids::ArrayId;
+use crate::limits::Deadline;
 use crate::sema::ArraySize;
-use crate::smt::{Cvc5Backend, Logic, SmtConfig};
+use crate::smt::{Logic, SmtConfig, SolverFactory};
 use crate::trace::{self, Trace};
 
 /// The outcome of one refinement step.
@@ -37,20 +38,18 @@ pub fn refine(
     t: &Trace,
     core: &[usize],
     precision: &mut Precision,
-    timeout_ms: Option<u64>,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
 ) -> Refinement {
-    let mut config = SmtConfig::new(Logic::QfAlia).with_models(true);
-    if let Some(ms) = timeout_ms {
-        config = config.with_timeout_ms(ms);
-    }
-    let mut smt = match Cvc5Backend::new(config) {
+    let config = SmtConfig::new(Logic::QfAlia).with_models(true);
+    let mut smt = match solvers.make(config, deadline) {
         Ok(s) => s,
         Err(e) => return Refinement::Failed(format!("cannot start the SMT solver: {e}")),
     };
     // Cells for the reads first (the paper's refinement); if they are all tracked
     // already, cells for the writes too.
     for include_writes in [false, true] {
-        let fixed = match trace::fixed_indices(cfg, t, core, include_writes, &mut smt) {
+        let fixed = match trace::fixed_indices(cfg, t, core, include_writes, smt.as_mut()) {
             Ok(f) => f,
             Err(e) => return Refinement::Failed(format!("refinement failed: {e}")),
         };

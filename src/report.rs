@@ -1,8 +1,14 @@
-//! The report types every engine shares (the verdict and the printable counterexample),
-//! below the engines so that `driver` (CEGAR) and `bmc` are siblings.
+//! The outcome types every engine shares, below the engines so that `driver` (CEGAR) and
+//! `bmc` are siblings: an [`Outcome`] is `Safe` with a [`Proof`], `Unsafe` with a
+//! replayed [`Counterexample`], or `Unknown` with a typed [`GiveUp`] reason (after egg's
+//! `StopReason` and CPAchecker's `AlgorithmStatus`). Text and JSON are rendered from it.
 
+use crate::diag::{SourceFile, Span, Unsupported};
 use crate::frontend::Loaded;
+use crate::limits::Exhausted;
 use crate::trace::{Trace, Witness};
+use std::collections::BTreeMap;
+use std::fmt;
 
 /// The answer to "can an error location be reached?".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -35,6 +41,234 @@ impl Verdict {
     }
 }
 
+/// The engine that produced an outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// Abstraction, tabulation and refinement (the EUREKA loop, `driver`).
+    Cegar,
+    /// Bounded symbolic execution (`bmc`).
+    Bmc,
+}
+
+impl Engine {
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Cegar => "cegar",
+            Engine::Bmc => "bmc",
+        }
+    }
+}
+
+/// An invariant an engine found, in the program's own variable names.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Invariant {
+    /// Where it holds (a loop head, a procedure's summary), as the user reads it.
+    pub at: String,
+    /// The invariant.
+    pub formula: String,
+}
+
+/// The evidence of a SAFE outcome.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Proof {
+    /// The engine that proved it.
+    pub engine: Engine,
+    /// `Some(k)`: the tabulation of the abstraction P̂k converged without reaching an
+    /// error location (CEGAR).
+    pub abstraction: Option<u32>,
+    /// The precision of that abstraction: the tracked array cells per array.
+    pub cells: BTreeMap<String, Vec<i64>>,
+    /// `Some(k)`: every feasible path ends within unwinding bound `k` (bmc).
+    pub bound: Option<u32>,
+    /// Paths explored (bmc).
+    pub paths: Option<u64>,
+    /// Invariants at loop heads and summaries, when the engine has them.
+    pub invariants: Vec<Invariant>,
+}
+
+/// The evidence of an UNSAFE outcome: a trace whose SSA form over the original program
+/// is satisfiable, replayed by the interpreter with these inputs.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Counterexample {
+    /// The engine that found it.
+    pub engine: Engine,
+    /// The inputs that drive the program to the error, in execution order.
+    pub inputs: Vec<InputValue>,
+    /// The steps.
+    pub steps: Vec<TraceStep>,
+    /// Line of the error location.
+    pub error_line: u32,
+}
+
+/// Why an engine gave up (the UNKNOWN outcome).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GiveUp {
+    /// The time limit (`--timeout`) ran out.
+    Timeout,
+    /// The memory limit (`--memory`) ran out.
+    Memory,
+    /// Refinement found nothing new to learn from an infeasible abstract trace.
+    NoProgress(String),
+    /// The program uses a construct outside the fragment.
+    Unsupported {
+        /// The construct.
+        what: String,
+        /// Where.
+        span: Span,
+        /// Its line and column (1-based), for printing.
+        line: u32,
+        /// Column.
+        col: u32,
+        /// How many more unsupported constructs there are.
+        more: usize,
+    },
+    /// The SMT solver gave no answer.
+    SolverUnknown(String),
+    /// A budget ran out (tabulation steps or facts, refinements, the unwinding bound).
+    Budget(String),
+    /// A defect of lpmc (a panic, an encoding the interpreter disagrees with).
+    Internal(String),
+}
+
+impl GiveUp {
+    /// The reason for the first of `unsupported` (and how many more there are).
+    pub fn unsupported(file: &SourceFile, unsupported: &[Unsupported]) -> Option<GiveUp> {
+        let first = unsupported.first()?;
+        let lc = file.line_col(first.span.start);
+        Some(GiveUp::Unsupported {
+            what: first.construct.clone(),
+            span: first.span,
+            line: lc.line,
+            col: lc.col,
+            more: unsupported.len() - 1,
+        })
+    }
+
+    /// From an exhausted limit.
+    pub fn exhausted(e: Exhausted) -> GiveUp {
+        match e {
+            Exhausted::Time => GiveUp::Timeout,
+            Exhausted::Memory => GiveUp::Memory,
+        }
+    }
+
+    /// A short machine-readable name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GiveUp::Timeout => "timeout",
+            GiveUp::Memory => "memory",
+            GiveUp::NoProgress(_) => "no-progress",
+            GiveUp::Unsupported { .. } => "unsupported",
+            GiveUp::SolverUnknown(_) => "solver-unknown",
+            GiveUp::Budget(_) => "budget",
+            GiveUp::Internal(_) => "internal",
+        }
+    }
+}
+
+impl fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GiveUp::Timeout => f.write_str("time limit reached"),
+            GiveUp::Memory => f.write_str("memory limit reached"),
+            GiveUp::NoProgress(d) => write!(f, "refinement made no progress: {d}"),
+            GiveUp::Unsupported {
+                what,
+                line,
+                col,
+                more,
+                ..
+            } => {
+                write!(f, "unsupported construct: {what} at {line}:{col}")?;
+                if *more > 0 {
+                    write!(f, " (and {more} more)")?;
+                }
+                Ok(())
+            }
+            GiveUp::SolverUnknown(d) => write!(f, "the SMT solver gave no answer: {d}"),
+            GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
+            GiveUp::Internal(d) => write!(f, "internal error: {d}"),
+        }
+    }
+}
+
+/// What an engine concluded. Serialised as the fields `verdict`, `reason`, `engine`
+/// (SAFE and UNSAFE), `unknown` (the [`GiveUp::kind`], for UNKNOWN), `proof` (SAFE) and
+/// `trace` (the counterexample for UNSAFE, else `null`).
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// No error location is reachable.
+    Safe(Proof),
+    /// An error location is reachable.
+    Unsafe(Counterexample),
+    /// Undecided.
+    Unknown(GiveUp),
+}
+
+impl Outcome {
+    /// The verdict.
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            Outcome::Safe(_) => Verdict::Safe,
+            Outcome::Unsafe(_) => Verdict::Unsafe,
+            Outcome::Unknown(_) => Verdict::Unknown,
+        }
+    }
+
+    /// The counterexample, for UNSAFE.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
+        match self {
+            Outcome::Unsafe(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The reason, for UNKNOWN.
+    pub fn give_up(&self) -> Option<&GiveUp> {
+        match self {
+            Outcome::Unknown(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// One line saying why, for people.
+    pub fn reason(&self) -> String {
+        match self {
+            Outcome::Safe(p) => {
+                let mut s = match (p.abstraction, p.bound) {
+                    (Some(k), _) => {
+                        let what = if p.cells.is_empty() {
+                            "every array read abstracted to u".to_string()
+                        } else {
+                            let n: usize = p.cells.values().map(Vec::len).sum();
+                            format!("{n} tracked array cell(s)")
+                        };
+                        format!(
+                            "no error location is reachable in the abstraction P̂{k} ({what}), which over-approximates the program"
+                        )
+                    }
+                    (None, Some(k)) => format!(
+                        "no error location is reachable: all {} path(s) end within unwinding bound {k}",
+                        p.paths.unwrap_or(0)
+                    ),
+                    (None, None) => "no error location is reachable".to_string(),
+                };
+                for i in &p.invariants {
+                    s.push_str(&format!("; {}: {}", i.at, i.formula));
+                }
+                s
+            }
+            Outcome::Unsafe(c) => format!(
+                "an error location is reachable: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
+                c.steps.len()
+            ),
+            Outcome::Unknown(g) => g.to_string(),
+        }
+    }
+}
+
 /// One input value of a counterexample.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct InputValue {
@@ -61,22 +295,8 @@ pub struct TraceStep {
     pub changed: Vec<String>,
 }
 
-/// A counterexample.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct TraceReport {
-    /// The inputs that drive the program to the error, in execution order.
-    pub inputs: Vec<InputValue>,
-    /// The steps.
-    pub steps: Vec<TraceStep>,
-    /// Line of the error location.
-    pub error_line: u32,
-    /// Whether the concrete interpreter replayed the inputs to the same error (always
-    /// true in a report: an UNSAFE verdict is only given after a successful replay).
-    pub replayed: bool,
-}
-
 /// The printable counterexample of a replayed trace.
-pub fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
+pub fn counterexample(engine: Engine, loaded: &Loaded, t: &Trace, w: &Witness) -> Counterexample {
     let cfg = &loaded.cfg;
     let line = |n: crate::ids::NodeId| loaded.file.line_col(cfg.nodes[n].span.start).line;
     // The replay (already done once) again, recording what each step changes.
@@ -109,7 +329,8 @@ pub fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
         .collect();
     let mut inputs = w.inputs.clone();
     crate::trace::set_input_lines(cfg, t, &loaded.file, &mut inputs);
-    TraceReport {
+    Counterexample {
+        engine,
         inputs: inputs
             .iter()
             .map(|i| InputValue {
@@ -121,6 +342,24 @@ pub fn trace_report(loaded: &Loaded, t: &Trace, w: &Witness) -> TraceReport {
             .collect(),
         steps,
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
-        replayed: true,
+    }
+}
+
+impl serde::Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("verdict", &self.verdict())?;
+        m.serialize_entry("reason", &self.reason())?;
+        match self {
+            Outcome::Safe(p) => {
+                m.serialize_entry("engine", &p.engine)?;
+                m.serialize_entry("proof", p)?;
+            }
+            Outcome::Unsafe(c) => m.serialize_entry("engine", &c.engine)?,
+            Outcome::Unknown(g) => m.serialize_entry("unknown", g.kind())?,
+        }
+        m.serialize_entry("trace", &self.counterexample())?;
+        m.end()
     }
 }

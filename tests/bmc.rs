@@ -16,6 +16,7 @@ fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
         &BmcOptions {
             unwind: Unwind::Fixed(k),
             timeout_s: Some(timeout_s),
+            ..Default::default()
         },
     )
 }
@@ -32,6 +33,7 @@ fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
         &BmcOptions {
             unwind,
             timeout_s: Some(timeout_s),
+            ..Default::default()
         },
     )
 }
@@ -55,10 +57,18 @@ fn unsafe_programs_are_found_with_replayed_traces() {
     let mut found = 0;
     for p in &progs {
         let r = run_file(p, 12, 5.0);
-        assert_ne!(r.verdict, Verdict::Safe, "{}: {}", p.display(), r.reason);
-        if r.verdict == Verdict::Unsafe {
-            let t = r.trace.as_ref().expect("UNSAFE comes with a trace");
-            assert!(t.replayed, "{}", p.display());
+        assert_ne!(
+            r.verdict(),
+            Verdict::Safe,
+            "{}: {}",
+            p.display(),
+            r.outcome.reason()
+        );
+        if r.verdict() == Verdict::Unsafe {
+            let t = r
+                .outcome
+                .counterexample()
+                .expect("UNSAFE comes with a trace");
             assert!(!t.steps.is_empty(), "{}", p.display());
             found += 1;
         }
@@ -77,8 +87,14 @@ fn safe_programs_are_never_unsafe() {
     let mut proved = 0;
     for p in &progs {
         let r = run_file(p, 12, 5.0);
-        assert_ne!(r.verdict, Verdict::Unsafe, "{}: {}", p.display(), r.reason);
-        if r.verdict == Verdict::Safe {
+        assert_ne!(
+            r.verdict(),
+            Verdict::Unsafe,
+            "{}: {}",
+            p.display(),
+            r.outcome.reason()
+        );
+        if r.verdict() == Verdict::Safe {
             proved += 1;
         }
     }
@@ -90,11 +106,20 @@ fn unbounded_loop_is_unknown_never_safe() {
     let src = "void main() { int x; x = u; while (x > 0) x = x - 1; }\n";
     for k in [0, 1, 3, 12] {
         let r = run_text(src, Unwind::Fixed(k));
-        assert_eq!(r.verdict, Verdict::Unknown, "k={k}: {}", r.reason);
-        assert!(r.reason.contains("bound"), "{}", r.reason);
+        assert_eq!(
+            r.verdict(),
+            Verdict::Unknown,
+            "k={k}: {}",
+            r.outcome.reason()
+        );
+        assert!(
+            r.outcome.reason().contains("bound"),
+            "{}",
+            r.outcome.reason()
+        );
     }
     let r = run_text_for(src, Unwind::Auto, 1.5);
-    assert_eq!(r.verdict, Verdict::Unknown);
+    assert_eq!(r.verdict(), Verdict::Unknown);
     // `auto` without a timeout ends at its cap.
     let loaded = lpmc::frontend::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
     let r = bmc(
@@ -102,9 +127,10 @@ fn unbounded_loop_is_unknown_never_safe() {
         &BmcOptions {
             unwind: Unwind::Auto,
             timeout_s: None,
+            ..Default::default()
         },
     );
-    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unknown, "{}", r.outcome.reason());
     assert_eq!(r.unwind, lpmc::bmc::AUTO_CAP);
 }
 
@@ -112,23 +138,23 @@ fn unbounded_loop_is_unknown_never_safe() {
 fn bounded_safe_loop_is_safe() {
     let src = "void main() { int i, s; i = 0; s = 0; while (i < 5) { s = s + 2; i = i + 1; } if (s != 10) ERROR: ; }\n";
     let r = run_text(src, Unwind::Fixed(5));
-    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
     // Too small a bound: never SAFE.
     let r = run_text(src, Unwind::Fixed(3));
-    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unknown, "{}", r.outcome.reason());
     let r = run_text(src, Unwind::Auto);
-    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
 }
 
 #[test]
 fn bounded_unsafe_loop_needs_enough_unwinding() {
     let src = "void main() { int i; i = 0; while (i < 7) i = i + 1; if (i == 7) ERROR: ; }\n";
     let r = run_text(src, Unwind::Fixed(2));
-    assert_eq!(r.verdict, Verdict::Unknown, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unknown, "{}", r.outcome.reason());
     let r = run_text(src, Unwind::Fixed(7));
-    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
     let r = run_text(src, Unwind::Auto);
-    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
 }
 
 #[test]
@@ -137,8 +163,8 @@ fn error_behind_input_guarded_loop_is_found() {
     let src =
         "void main() { int n, i; n = u; i = 0; while (i < n) i = i + 1; if (i == 3) ERROR: ; }\n";
     let r = run_text(src, Unwind::Fixed(4));
-    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
-    let t = r.trace.expect("trace");
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    let t = r.outcome.counterexample().expect("trace");
     assert!(t.inputs.iter().any(|i| i.value == "3"), "{:?}", t.inputs);
 }
 
@@ -290,19 +316,23 @@ mod differential {
                     &BmcOptions {
                         unwind: Unwind::Fixed(4),
                         timeout_s: Some(10.0),
+                        ..Default::default()
                     },
                 );
-                counts.borrow_mut()[r.verdict.exit_code() as usize / 10] += 1;
+                counts.borrow_mut()[r.verdict().exit_code() as usize / 10] += 1;
                 if interp_reaches_error(&loaded.cfg, 30) {
                     prop_assert_ne!(
-                        r.verdict,
+                        r.verdict(),
                         Verdict::Safe,
                         "bmc SAFE, interpreter errs:\n{}",
                         src
                     );
                 }
-                if r.verdict == Verdict::Unsafe {
-                    prop_assert!(r.trace.as_ref().is_some_and(|t| t.replayed));
+                if r.verdict() == Verdict::Unsafe {
+                    prop_assert!(r
+                        .outcome
+                        .counterexample()
+                        .is_some_and(|t| !t.steps.is_empty()));
                 }
                 let c = driver::check(
                     &loaded,
@@ -312,16 +342,16 @@ mod differential {
                     },
                 );
                 let contradict = matches!(
-                    (r.verdict, c.verdict),
+                    (r.verdict(), c.verdict()),
                     (Verdict::Safe, Verdict::Unsafe) | (Verdict::Unsafe, Verdict::Safe)
                 );
                 prop_assert!(
                     !contradict,
                     "bmc {:?} ({}) vs check {:?} ({}):\n{}",
-                    r.verdict,
-                    r.reason,
-                    c.verdict,
-                    c.reason,
+                    r.verdict(),
+                    r.outcome.reason(),
+                    c.verdict(),
+                    c.outcome.reason(),
                     src
                 );
                 Ok(())

@@ -38,7 +38,7 @@ fn fig1_is_safe_after_one_refinement_adding_a1() {
             ..Default::default()
         },
     );
-    assert_eq!(r.verdict, Verdict::Safe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
     assert_eq!(r.refinements, 1);
     assert_eq!(r.cells, cells(&[("a", &[1])]));
     // P̂0 abstracts the read to u and the writes to skips; P̂1 has the cell a_1.
@@ -61,7 +61,12 @@ fn fig1_is_safe_after_one_refinement_adding_a1() {
 fn fig1_verdict_and_cells_do_not_depend_on_the_array_size() {
     for n in [3u64, 10, 1000, 1_000_000] {
         let r = check_src(&fig1(n), &CheckOptions::default());
-        assert_eq!(r.verdict, Verdict::Safe, "N = {n}: {}", r.reason);
+        assert_eq!(
+            r.verdict(),
+            Verdict::Safe,
+            "N = {n}: {}",
+            r.outcome.reason()
+        );
         assert_eq!(r.refinements, 1, "N = {n}");
         assert_eq!(r.cells, cells(&[("a", &[1])]), "N = {n}");
     }
@@ -71,21 +76,11 @@ fn fig1_verdict_and_cells_do_not_depend_on_the_array_size() {
 fn an_unsafe_verdict_needs_a_replayed_trace() {
     let src = "void main() { int x, a[4]; x = u; a[2] = x; if (a[2] == 7) ERROR: ; }";
     let r = check_src(src, &CheckOptions::default());
-    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
-    let t = r.trace.expect("trace");
-    assert!(t.replayed);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    let t = r.outcome.counterexample().expect("trace");
     assert!(t.inputs.iter().any(|i| i.value == "7"), "{:?}", t.inputs);
-    // With the witness replaced by zeros, the replay misses the error: never UNSAFE.
-    let r = check_src(
-        src,
-        &CheckOptions {
-            sabotage_witness: true,
-            ..Default::default()
-        },
-    );
-    assert_eq!(r.verdict, Verdict::Unknown);
-    assert!(r.reason.contains("did not replay"), "{}", r.reason);
-    assert!(r.trace.is_none());
+    // A witness that does not replay is never UNSAFE: the unit test
+    // `driver::tests::a_witness_that_does_not_replay_is_never_unsafe` sabotages it.
 }
 
 #[test]
@@ -93,10 +88,10 @@ fn refinement_without_progress_is_unknown_not_a_loop() {
     // The parity of x is beyond linear constraints, and there is no array to refine.
     let src = "void main() { int x; x = 2 * u; if (x % 2 == 1) ERROR: ; }";
     let r = check_src(src, &CheckOptions::default());
-    assert_ne!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    assert_ne!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
     let src = "void main() { int x, y; x = u; y = 2 * x; if (y == 2 * x + 1) ERROR: ; }";
     assert_eq!(
-        check_src(src, &CheckOptions::default()).verdict,
+        check_src(src, &CheckOptions::default()).verdict(),
         Verdict::Safe
     );
 }
@@ -110,15 +105,25 @@ fn max_refinements_bounds_the_loop() {
             ..Default::default()
         },
     );
-    assert_eq!(r.verdict, Verdict::Unknown);
-    assert!(r.reason.contains("refinement limit"), "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unknown);
+    assert_eq!(
+        r.outcome.give_up().map(|g| g.kind()),
+        Some("budget"),
+        "{}",
+        r.outcome.reason()
+    );
+    assert!(
+        r.outcome.reason().contains("refinements (0)"),
+        "{}",
+        r.outcome.reason()
+    );
 }
 
 #[test]
 fn check_bounds_turns_out_of_range_accesses_into_errors() {
     let src = "void main() { int a[2] = {0, 0}; int i; i = 10; a[i] = 3; assert(a[0] == 0); }";
     assert_eq!(
-        check_src(src, &CheckOptions::default()).verdict,
+        check_src(src, &CheckOptions::default()).verdict(),
         Verdict::Safe
     );
     let on = CheckOptions {
@@ -126,18 +131,18 @@ fn check_bounds_turns_out_of_range_accesses_into_errors() {
         ..Default::default()
     };
     let r = check_src(src, &on);
-    assert_eq!(r.verdict, Verdict::Unsafe, "{}", r.reason);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
     // In-range accesses only: still safe with the checks.
     let ok =
         "void main() { int a[3]; int i; for (i = 0; i < 3; i++) a[i] = i; assert(a[1] == 1); }";
-    assert_eq!(check_src(ok, &on).verdict, Verdict::Safe);
+    assert_eq!(check_src(ok, &on).verdict(), Verdict::Safe);
     // A read guarded by `&&` is only checked when it is evaluated.
     let guarded =
         "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (i < 3 && a[i] == 9) ERROR: ; }";
-    assert_eq!(check_src(guarded, &on).verdict, Verdict::Safe);
+    assert_eq!(check_src(guarded, &on).verdict(), Verdict::Safe);
     let unguarded =
         "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (a[i] == 9 && i < 3) ERROR: ; }";
-    assert_eq!(check_src(unguarded, &on).verdict, Verdict::Unsafe);
+    assert_eq!(check_src(unguarded, &on).verdict(), Verdict::Unsafe);
 }
 
 #[test]
@@ -146,6 +151,13 @@ fn unsupported_constructs_are_unknown_with_a_position() {
         "struct s { int x; };\nvoid main() { int *p; }",
         &CheckOptions::default(),
     );
-    assert_eq!(r.verdict, Verdict::Unknown);
-    assert!(r.reason.chars().any(|c| c.is_ascii_digit()), "{}", r.reason);
+    assert!(
+        matches!(
+            r.outcome.give_up(),
+            Some(lpmc::report::GiveUp::Unsupported { line: 2, .. })
+        ),
+        "{}",
+        r.outcome.reason()
+    );
+    assert!(r.outcome.reason().contains("2:"), "{}", r.outcome.reason());
 }

@@ -184,18 +184,20 @@ fn differential(strategy: impl Strategy<Value = String>, default_cases: u32) -> 
                 },
             );
             let reached = interp_reaches_error(&loaded.cfg, 30);
-            counts_ref.borrow_mut()[report.verdict.exit_code() as usize / 10] += 1;
+            counts_ref.borrow_mut()[report.verdict().exit_code() as usize / 10] += 1;
             if reached {
                 prop_assert_ne!(
-                    report.verdict,
+                    report.verdict(),
                     Verdict::Safe,
                     "SAFE, but the interpreter reaches an error:\n{}",
                     src
                 );
             }
-            if report.verdict == Verdict::Unsafe {
-                let t = report.trace.as_ref().expect("UNSAFE carries a trace");
-                prop_assert!(t.replayed);
+            if report.verdict() == Verdict::Unsafe {
+                let t = report
+                    .outcome
+                    .counterexample()
+                    .expect("UNSAFE carries a trace");
                 // Independently: the reported inputs, in execution order, drive the
                 // interpreter to an error. (With arrays the interpreter asks for initial
                 // cells lazily, at their first read, while the report lists them at the

@@ -9,12 +9,15 @@ use lpmc::diag::SourceFile;
 use lpmc::frontend::{load, load_path};
 use lpmc::ids::NodeId;
 use lpmc::interp::{run, Limits, ListOracle, Outcome, RandomOracle};
+use lpmc::limits::Deadline;
 use lpmc::sema::Expr;
+use lpmc::smt::{Cvc5Factory, SolverFactory};
 use lpmc::trace::{
-    self, check, check_with_config, fixed_read_indices, replay, validate, Feasibility, Trace,
-    TraceError, Witness,
+    self, check, check_with, fixed_read_indices, replay, validate, Feasibility, Trace, TraceError,
+    Witness,
 };
 use num_bigint::BigInt;
+use std::time::Duration;
 
 fn cfg_of(src: &str) -> Cfg {
     match load(SourceFile::new("test.lp", src)) {
@@ -101,7 +104,12 @@ fn walk(cfg: &Cfg, choices: &[bool]) -> Trace {
 }
 
 fn feasible(cfg: &Cfg, t: &Trace) -> Witness {
-    match check_with_config(cfg, t, Some(10_000)) {
+    match check_with(
+        cfg,
+        t,
+        &Cvc5Factory,
+        &Deadline::after(Duration::from_secs(10)),
+    ) {
         Ok(Feasibility::Feasible(w)) => {
             if let Err(e) = replay(cfg, t, &w) {
                 panic!("feasible but the replay fails: {e}");
@@ -113,7 +121,12 @@ fn feasible(cfg: &Cfg, t: &Trace) -> Witness {
 }
 
 fn infeasible(cfg: &Cfg, t: &Trace) -> Vec<usize> {
-    match check_with_config(cfg, t, Some(10_000)) {
+    match check_with(
+        cfg,
+        t,
+        &Cvc5Factory,
+        &Deadline::after(Duration::from_secs(10)),
+    ) {
         Ok(Feasibility::Infeasible { core }) => {
             assert!(!core.is_empty(), "empty core");
             assert!(core.iter().all(|s| *s < t.path.len()));
@@ -216,8 +229,10 @@ fn fig1_loop_path_is_infeasible_over_arrays_and_fixes_cell_1() {
     // Two iterations (the second needs a[1] != 1), exit, then i > 1.
     let t = walk(&cfg, &[true, true, false, true]);
     let core = infeasible(&cfg, &t);
-    let mut smt = trace::backend(Some(10_000)).expect("cvc5");
-    let cells = fixed_read_indices(&cfg, &t, &core, &mut smt).expect("valid trace");
+    let mut smt = Cvc5Factory
+        .make(trace::config(), &Deadline::after(Duration::from_secs(10)))
+        .expect("cvc5");
+    let cells = fixed_read_indices(&cfg, &t, &core, smt.as_mut()).expect("valid trace");
     let a = cfg
         .arrays
         .indices()
@@ -230,7 +245,7 @@ fn fig1_loop_path_is_infeasible_over_arrays_and_fixes_cell_1() {
     assert_eq!(dedup, cells);
     // The backend is reusable afterwards: the same check gives the same answer.
     assert!(matches!(
-        check(&cfg, &t, &mut smt),
+        check(&cfg, &t, smt.as_mut()),
         Ok(Feasibility::Infeasible { .. })
     ));
     // One iteration then the exit: i == 1, so i > 1 fails without arrays.
@@ -246,8 +261,10 @@ fn fixed_indices_ignore_unfixed_reads() {
     );
     let t = walk(&cfg, &[true]);
     let core = infeasible(&cfg, &t);
-    let mut smt = trace::backend(None).expect("cvc5");
-    let cells = fixed_read_indices(&cfg, &t, &core, &mut smt).expect("valid");
+    let mut smt = Cvc5Factory
+        .make(trace::config(), &Deadline::none())
+        .expect("cvc5");
+    let cells = fixed_read_indices(&cfg, &t, &core, smt.as_mut()).expect("valid");
     let a = cfg.arrays.indices().next().unwrap();
     // The write's index 2 is fixed; the read's index i is not fixed before the guard.
     assert_eq!(cells, vec![(a, 2)]);
@@ -276,7 +293,7 @@ fn invalid_paths_are_rejected() {
     p.push(NodeId(1_000_000));
     assert!(bad(p.clone()).is_err());
     // check reports the invalid path instead of panicking.
-    assert!(check_with_config(&cfg, &Trace { path: p }, None).is_err());
+    assert!(check_with(&cfg, &Trace { path: p }, &Cvc5Factory, &Deadline::none()).is_err());
     // Dropping a middle step breaks the successor relation.
     let mut p = good.path.clone();
     p.remove(good.path.len() / 2);

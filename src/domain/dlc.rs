@@ -9,9 +9,10 @@ use super::encode::{flatten, guard, Fresh};
 use super::RelDomain;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
+use crate::limits::Deadline;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
 use crate::sema::fold;
-use crate::smt::{Cvc5Backend, Logic, SatResult, SmtBackend, SmtConfig, Sort, SymId, Term};
+use crate::smt::{Logic, SatResult, SmtBackend, SmtConfig, Solvers, Sort, SymId, Term};
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
 
@@ -40,9 +41,13 @@ pub trait Lattice {
 }
 
 /// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
+/// The exact (SMT) part needs a solver factory; without one ([`Entailment::default`])
+/// only the cheap sufficient test runs, which is sound but incomplete.
 #[derive(Default)]
 pub struct Entailment {
-    smt: Option<Cvc5Backend>,
+    solvers: Option<Solvers>,
+    deadline: Deadline,
+    smt: Option<Box<dyn SmtBackend>>,
     syms: BTreeMap<Dim, SymId>,
     /// Checks asked.
     pub checks: u64,
@@ -55,6 +60,15 @@ pub struct Entailment {
 }
 
 impl Entailment {
+    /// Entailment with exact checks by solvers from `solvers`, each held to `deadline`.
+    pub fn new(solvers: Solvers, deadline: Deadline) -> Entailment {
+        Entailment {
+            solvers: Some(solvers),
+            deadline,
+            ..Entailment::default()
+        }
+    }
+
     /// Whether `f ⊑ g1 ∨ ... ∨ gn` over the integers. Sound: `true` only if every integer
     /// point of `f` is in some `gi` (the cheap test rounds negated constraints to
     /// integers, so it may see inclusions that hold over ℤ only). Complete for rational
@@ -81,7 +95,7 @@ impl Entailment {
             .copied()
             .filter(|g| holds(g) || !f.and(g).is_empty())
             .collect();
-        if relevant.len() <= 1 {
+        if relevant.len() <= 1 || self.solvers.is_none() || self.deadline.expired() {
             return false;
         }
         self.smt_calls += 1;
@@ -96,8 +110,12 @@ impl Entailment {
 
     fn smt_leq(&mut self, f: &Conj, gs: &[&Conj]) -> Result<Option<bool>, crate::smt::SmtError> {
         if self.smt.is_none() {
-            self.smt = Some(Cvc5Backend::new(
+            let Some(solvers) = &self.solvers else {
+                return Ok(None);
+            };
+            self.smt = Some(solvers.make(
                 SmtConfig::new(Logic::QfLra).with_models(false),
+                &self.deadline,
             )?);
         }
         let fa = self.conj_term(f)?;
@@ -311,18 +329,28 @@ pub struct DlcStats {
 
 /// The DLC domain for the tabulation engine: a fact is one conjunction over entry and
 /// current dimensions ([`entry_dim`], [`cur_dim`]).
+///
+/// Its long loops poll the deadline. Past it, they cut their work short (dropping cases
+/// or rows): the results are then meaningless, and the engine, which checks the same
+/// deadline before it concludes anything, answers with a timeout.
 #[derive(Default)]
 pub struct DlcDomain {
     /// Entailment decisions.
     pub entail: Entailment,
     /// Counters.
     pub stats: DlcStats,
+    deadline: Deadline,
 }
 
 impl DlcDomain {
-    /// A new domain.
-    pub fn new() -> DlcDomain {
-        DlcDomain::default()
+    /// A domain whose exact entailment checks use solvers from `solvers`, and whose work
+    /// stops at `deadline`.
+    pub fn new(solvers: Solvers, deadline: Deadline) -> DlcDomain {
+        DlcDomain {
+            entail: Entailment::new(solvers, deadline.clone()),
+            stats: DlcStats::default(),
+            deadline,
+        }
     }
 
     fn fresh(cfg: &Cfg) -> Fresh {
@@ -344,7 +372,7 @@ impl DlcDomain {
         let p = if dims.is_empty() {
             c
         } else {
-            c.project_out(dims)
+            c.project_out_within(dims, &self.deadline)
         };
         if p.is_empty() {
             self.stats.empty += 1;
@@ -371,6 +399,9 @@ impl DlcDomain {
         let slots: Vec<Dim> = args.iter().map(|_| fresh.dim()).collect();
         let mut acc = vec![f.clone()];
         for (a, slot) in args.iter().zip(&slots) {
+            if self.deadline.expired() {
+                return (Vec::new(), slots);
+            }
             let cases = flatten(a, &cur_dim, fresh);
             let mut next = Vec::new();
             for c in &acc {
@@ -589,7 +620,7 @@ impl RelDomain for DlcDomain {
             return f.clone();
         }
         self.stats.projections += 1;
-        f.project_out(&dims)
+        f.project_out_within(&dims, &self.deadline)
     }
 
     fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {

@@ -10,6 +10,7 @@ mod order;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::domain::RelDomain;
 use crate::ids::{IndexVec, NodeId, ProcId, VarId};
+use crate::limits::{Deadline, Exhausted};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -65,19 +66,21 @@ pub enum StopReason {
     StepLimit,
     /// The fact budget ran out.
     FactLimit,
-    /// The time budget ran out.
-    Timeout,
+    /// The deadline's time or memory limit ran out (or it was cancelled).
+    Exhausted(Exhausted),
 }
 
 /// Budgets of one tabulation, with documented defaults.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     /// Maximum number of facts processed (default 200 000).
     pub max_steps: u64,
     /// Maximum number of facts kept (default 100 000).
     pub max_facts: usize,
-    /// Wall-clock deadline (default none).
-    pub deadline: Option<Instant>,
+    /// The time and memory limit (default none). The engine polls it before every step
+    /// and inside long steps, and never reports convergence once it has expired (the
+    /// domain may have cut its work short).
+    pub deadline: Deadline,
 }
 
 impl Default for Budget {
@@ -85,7 +88,7 @@ impl Default for Budget {
         Budget {
             max_steps: 200_000,
             max_facts: 100_000,
-            deadline: None,
+            deadline: Deadline::none(),
         }
     }
 }
@@ -93,7 +96,7 @@ impl Default for Budget {
 impl Budget {
     /// Set the deadline `d` from now.
     pub fn with_timeout(mut self, d: Duration) -> Self {
-        self.deadline = Some(Instant::now() + d);
+        self.deadline = Deadline::after(d);
         self
     }
 }
@@ -194,6 +197,11 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 break;
             }
         }
+        if self.t.stop == StopReason::Converged {
+            if let Err(e) = self.budget.deadline.check() {
+                self.t.stop = StopReason::Exhausted(e);
+            }
+        }
         self.t.stats.time = self.start.elapsed();
         self.t
     }
@@ -205,10 +213,11 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         if self.t.facts.len() >= self.budget.max_facts {
             return Some(StopReason::FactLimit);
         }
-        match self.budget.deadline {
-            Some(d) if Instant::now() >= d => Some(StopReason::Timeout),
-            _ => None,
-        }
+        self.budget
+            .deadline
+            .check()
+            .err()
+            .map(StopReason::Exhausted)
     }
 
     /// Add a fact at `n` unless it is entailed by the facts already there. Returns its id
@@ -276,6 +285,9 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                     self.t.stats.summaries += 1;
                     let callers = self.callers[p].clone();
                     for c in callers {
+                        if self.budget.deadline.expired() {
+                            return None;
+                        }
                         let cf = self.t.facts[c.0 as usize].fact.clone();
                         let cnode = self.t.facts[c.0 as usize].node;
                         let NodeKind::Call { ret_point, .. } = cfg.nodes[cnode].kind else {

@@ -9,6 +9,7 @@ use num_traits::{Signed, Zero};
 use super::conj::{Bound, Conj, Range};
 use super::simplex::DQ;
 use super::{Dim, LinExpr, Q};
+use crate::limits::Deadline;
 
 /// One side of a row, read as `sign·L ≤ sign·value` (or strictly).
 struct Half<'a> {
@@ -30,22 +31,34 @@ impl Conj {
     /// projection; in [`super::Domain::Int`] it contains the integer projection (it never
     /// loses an integer point) and is contained in the rational projection of `self`.
     pub fn project_out(&self, dims: &[Dim]) -> Conj {
-        self.project(dims, true)
+        self.project(dims, true, &Deadline::none())
+    }
+
+    /// [`Conj::project_out`] that stops early once `deadline` has expired: then the rows
+    /// still mentioning `dims` are dropped, which over-approximates the projection (the
+    /// caller, seeing the expired deadline, answers UNKNOWN anyway).
+    pub fn project_out_within(&self, dims: &[Dim], deadline: &Deadline) -> Conj {
+        self.project(dims, true, deadline)
     }
 
     /// [`Conj::project_out`] without the semantic redundancy removal (syntactic
     /// redundancy is still removed): plain Fourier–Motzkin, for comparison and testing.
     pub fn project_out_unsimplified(&self, dims: &[Dim]) -> Conj {
-        self.project(dims, false)
+        self.project(dims, false, &Deadline::none())
     }
 
-    fn project(&self, dims: &[Dim], simplify: bool) -> Conj {
+    fn project(&self, dims: &[Dim], simplify: bool, deadline: &Deadline) -> Conj {
         let mut out = self.clone();
         let mut todo: BTreeSet<Dim> = dims.iter().copied().collect();
         let mut dirty = false;
         while out.feasible {
             let present = out.dims();
             todo.retain(|d| present.contains(d));
+            if !todo.is_empty() && deadline.expired() {
+                out.rows
+                    .retain(|key, _| !key.keys().any(|d| todo.contains(d)));
+                return out;
+            }
             let Some(d) = out.pick(&todo) else { break };
             todo.remove(&d);
             if out.eliminate_by_equality(d) {

@@ -21,7 +21,8 @@ use num_traits::{One, Signed};
 use super::error::SmtError;
 use super::term::{Sort, SymId, Term};
 use super::value::Value;
-use super::{Label, SatResult, SmtBackend, SmtConfig, UnknownReason};
+use super::{Label, SatResult, SmtBackend, SmtConfig, SolverFactory, UnknownReason};
+use crate::limits::Deadline;
 
 /// The cvc5 version this build is written against (the bindings of `cvc5-sys 0.6.1`).
 pub const CVC5_VERSION: &str = "1.4.0";
@@ -141,12 +142,23 @@ pub struct Cvc5Backend {
     last_assumed: bool,
     /// Counter for indicator names.
     fresh: u64,
+    /// The limit every check is held to (with `config.timeout_ms` as a per-check cap).
+    deadline: Deadline,
+    /// The `tlimit-per` value last given to cvc5 (0: none).
+    tlimit: u64,
 }
 
 impl Cvc5Backend {
     /// A fresh, independent solver set up by `config`. Fails if the linked library is not
     /// cvc5 [`CVC5_VERSION`] or rejects an option.
     pub fn new(config: SmtConfig) -> Result<Cvc5Backend, SmtError> {
+        Cvc5Backend::with_deadline(config, Deadline::none())
+    }
+
+    /// A fresh solver whose every check is limited to the time `deadline` leaves (and to
+    /// `config.timeout_ms`): once it has expired, checks answer `Unknown(Timeout)` without
+    /// calling cvc5.
+    pub fn with_deadline(config: SmtConfig, deadline: Deadline) -> Result<Cvc5Backend, SmtError> {
         let mut tm = TermManager::new();
         let mut solver = Solver::new(&tm);
         check_version(&solver.version())?;
@@ -165,9 +177,6 @@ impl Cvc5Backend {
         if config.logic.has_arrays() {
             // Constant arrays (`Term::ConstArray`) need cvc5's extended array solver.
             set("arrays-exp", "true")?;
-        }
-        if let Some(ms) = config.timeout_ms {
-            set("tlimit-per", &ms.to_string())?;
         }
         solver
             .set_logic(config.logic.smtlib_name())
@@ -195,6 +204,8 @@ impl Cvc5Backend {
             core: None,
             last_assumed: false,
             fresh: 0,
+            deadline,
+            tlimit: 0,
         })
     }
 
@@ -294,8 +305,31 @@ impl Cvc5Backend {
             .collect())
     }
 
+    /// Give cvc5 the per-check limit: the smaller of the configured cap and the time the
+    /// deadline leaves. `false` if the deadline has expired (then there is no check).
+    fn set_limit(&mut self) -> Result<bool, SmtError> {
+        if self.deadline.expired() {
+            return Ok(false);
+        }
+        let ms = match (self.config.timeout_ms, self.deadline.remaining_ms()) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b).unwrap_or(0),
+        };
+        if ms != self.tlimit {
+            self.solver
+                .set_option("tlimit-per", &ms.to_string())
+                .map_err(solver_err("set_option"))?;
+            self.tlimit = ms;
+        }
+        Ok(true)
+    }
+
     /// One cvc5 check under the given indicator literals and extra assumptions.
     fn check_with(&mut self, indicators: &[CTerm], extra: &[CTerm]) -> Result<SatResult, SmtError> {
+        if !self.set_limit()? {
+            self.last_assumed = false;
+            return Ok(SatResult::Unknown(UnknownReason::Timeout));
+        }
         let assumptions: Vec<CTerm> = indicators.iter().chain(extra).cloned().collect();
         self.last_assumed = !assumptions.is_empty();
         let r = if assumptions.is_empty() {
@@ -717,5 +751,23 @@ fn read_array(v: &CTerm) -> Result<Value, SmtError> {
         let (inner, idx, val) = (child(0)?, child(1)?, child(2)?);
         entries.entry(read_int(&idx)?).or_insert(read_int(&val)?);
         cur = inner;
+    }
+}
+
+/// Makes [`Cvc5Backend`]s (ARCHITECTURE §4: the driver makes one factory and passes it
+/// down).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cvc5Factory;
+
+impl SolverFactory for Cvc5Factory {
+    fn make(
+        &self,
+        config: SmtConfig,
+        deadline: &Deadline,
+    ) -> Result<Box<dyn SmtBackend>, SmtError> {
+        Ok(Box::new(Cvc5Backend::with_deadline(
+            config,
+            deadline.clone(),
+        )?))
     }
 }

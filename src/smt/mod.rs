@@ -23,9 +23,10 @@ mod error;
 mod term;
 mod value;
 
+use crate::limits::Deadline;
 use std::fmt;
 
-pub use self::cvc5::{check_cvc5_library, cvc5_version, Cvc5Backend, CVC5_VERSION};
+pub use self::cvc5::{check_cvc5_library, cvc5_version, Cvc5Backend, Cvc5Factory, CVC5_VERSION};
 pub use self::error::SmtError;
 pub use self::term::{Sort, SymId, Term};
 pub use self::value::Value;
@@ -145,7 +146,9 @@ pub struct SmtConfig {
     /// at the price of one extra check per label of the solver's core. Needs
     /// `unsat_cores`.
     pub minimal_cores: bool,
-    /// Per-check time limit in milliseconds; running out answers `Unknown(Timeout)`.
+    /// Per-check time limit in milliseconds; running out answers `Unknown(Timeout)`. A
+    /// backend made by a [`SolverFactory`] also holds every check to the factory's
+    /// deadline.
     pub timeout_ms: Option<u64>,
 }
 
@@ -229,4 +232,23 @@ pub trait SmtBackend {
     /// unsatisfiable. Minimal if [`SmtConfig::minimal_cores`] is set, else small but not
     /// guaranteed minimal. Empty when the unlabeled assertions alone are unsatisfiable.
     fn unsat_core(&self) -> Result<Vec<Label>, SmtError>;
+}
+
+/// Makes solvers. The driver makes one factory (bound to its deadline) and passes it down
+/// to every layer that calls the solver, so that tests can inject one that counts calls
+/// or fails on purpose (ARCHITECTURE §4, "the deadline and the solver are passed down").
+pub trait SolverFactory: Send + Sync + fmt::Debug {
+    /// A fresh, independent solver set up by `config`, whose every check is limited to
+    /// the time `deadline` leaves (and to `config.timeout_ms`); past the deadline, checks
+    /// answer `Unknown(Timeout)`.
+    fn make(&self, config: SmtConfig, deadline: &Deadline)
+        -> Result<Box<dyn SmtBackend>, SmtError>;
+}
+
+/// A shared solver factory.
+pub type Solvers = std::sync::Arc<dyn SolverFactory>;
+
+/// The default factory, cvc5's, shared.
+pub fn cvc5_solvers() -> Solvers {
+    std::sync::Arc::new(Cvc5Factory)
 }

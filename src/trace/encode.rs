@@ -1,8 +1,15 @@
-//! The trace formula: the path followed on the ORIGINAL program in SSA form
-//! (ARCHITECTURE.md §4 "Trace check"). Every definition is a fresh symbol with an equation
-//! under the step that makes it, so an unsat core names steps; arrays are SMT arrays with
-//! one version per write and their size beside them. The semantics mirror `interp`
-//! exactly, site numbering included, so a model answers the interpreter's oracle.
+//! The path formula: a path followed on the ORIGINAL program in SSA form
+//! (ARCHITECTURE.md §4 "Trace check"). This is the one encoder of program semantics into
+//! SMT terms; the trace check and the bounded engine (`bmc`) both use it.
+//!
+//! [`PathEncoder`] is incremental: it holds the symbolic state of a path (the SSA value of
+//! every scalar and array, per call frame) and encodes one step at a time. The state is
+//! cheap to clone, so a path explorer forks it at branches. Every definition is a fresh
+//! symbol with an equation under the step that makes it (so an unsat core names steps);
+//! arrays are SMT arrays with one version per write and their size beside them. The
+//! semantics mirror `interp` exactly, site numbering included, so a model answers the
+//! interpreter's oracle; with `record` on, the encoder keeps what is needed to read a
+//! model back ([`Encoding`]).
 
 use super::TraceError;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
@@ -53,7 +60,7 @@ pub(crate) struct ArrayInput {
 }
 
 /// The trace formula with everything needed to read a model back.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Encoding {
     /// The constraints of each step (asserted under the step's label).
     pub steps: Vec<Vec<Term>>,
@@ -74,12 +81,13 @@ pub(crate) struct Encoding {
     pub frame_of_step: Vec<usize>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Arr {
     val: Term,
     size: Term,
 }
 
+#[derive(Clone, Debug)]
 struct Frame {
     id: usize,
     vars: BTreeMap<VarId, Term>,
@@ -108,9 +116,13 @@ impl V {
     }
 }
 
-struct Enc<'a> {
+/// The incremental encoder of one path (see the module docs). Clone it to fork a path.
+#[derive(Clone)]
+pub(crate) struct PathEncoder<'a> {
     cfg: &'a Cfg,
-    smt: &'a mut dyn SmtBackend,
+    /// Keep the records a model is read back with (the trace check); off for a path
+    /// explorer, which only needs the constraints.
+    record: bool,
     out: Encoding,
     globals: BTreeMap<VarId, Term>,
     garrays: BTreeMap<ArrayId, Arr>,
@@ -126,45 +138,18 @@ struct Enc<'a> {
     cur_acc: Vec<Access>,
 }
 
-/// Encode a (validated) path.
+/// Encode a (validated) path in full, with records.
 pub(crate) fn encode(
     cfg: &Cfg,
     path: &[NodeId],
     smt: &mut dyn SmtBackend,
 ) -> Result<Encoding, Fail> {
-    let mut e = Enc {
-        cfg,
-        smt,
-        out: Encoding::default(),
-        globals: BTreeMap::new(),
-        garrays: BTreeMap::new(),
-        stack: vec![Frame {
-            id: 0,
-            vars: BTreeMap::new(),
-            arrays: BTreeMap::new(),
-        }],
-        next_frame: 1,
-        array_syms: BTreeMap::new(),
-        step: 0,
-        node: ERROR_NODE,
-        undef_k: 0,
-        read_k: 0,
-        cur: Vec::new(),
-        cur_acc: Vec::new(),
-    };
+    let mut e = PathEncoder::new(cfg, true);
     for (i, &n) in path.iter().enumerate() {
         let next = path.get(i + 1).copied().unwrap_or(ERROR_NODE);
-        e.step = i;
-        e.node = n;
-        e.undef_k = 0;
-        e.read_k = 0;
-        let fid = e.stack.last().map(|f| f.id).unwrap_or(0);
-        e.out.frame_of_step.push(fid);
-        e.node_step(n, next)?;
-        let cs = std::mem::take(&mut e.cur);
-        let acc = std::mem::take(&mut e.cur_acc);
-        e.out.steps.push(cs);
-        e.out.accesses.push(acc);
+        e.begin_step(i, n);
+        e.step(smt, n, next)?;
+        e.end_step();
     }
     Ok(e.out)
 }
@@ -248,37 +233,112 @@ fn fold(t: Term) -> Term {
     folded.unwrap_or(t)
 }
 
-impl Enc<'_> {
+impl<'a> PathEncoder<'a> {
+    /// The encoder at `main`'s entry (no step encoded yet).
+    pub(crate) fn new(cfg: &'a Cfg, record: bool) -> PathEncoder<'a> {
+        PathEncoder {
+            cfg,
+            record,
+            out: Encoding::default(),
+            globals: BTreeMap::new(),
+            garrays: BTreeMap::new(),
+            stack: vec![Frame {
+                id: 0,
+                vars: BTreeMap::new(),
+                arrays: BTreeMap::new(),
+            }],
+            next_frame: 1,
+            array_syms: BTreeMap::new(),
+            step: 0,
+            node: ERROR_NODE,
+            undef_k: 0,
+            read_k: 0,
+            cur: Vec::new(),
+            cur_acc: Vec::new(),
+        }
+    }
+
+    /// Start encoding step `step` (node `n`): the site counters restart.
+    pub(crate) fn begin_step(&mut self, step: usize, n: NodeId) {
+        self.step = step;
+        self.node = n;
+        self.undef_k = 0;
+        self.read_k = 0;
+        if self.record {
+            let fid = self.stack.last().map(|f| f.id).unwrap_or(0);
+            self.out.frame_of_step.push(fid);
+        }
+    }
+
+    /// Finish the current step: with records, its constraints and accesses are kept;
+    /// without, they are returned (the caller asserts them) and nothing is kept.
+    pub(crate) fn end_step(&mut self) -> Vec<Term> {
+        let cs = std::mem::take(&mut self.cur);
+        let acc = std::mem::take(&mut self.cur_acc);
+        if self.record {
+            self.out.steps.push(cs);
+            self.out.accesses.push(acc);
+            Vec::new()
+        } else {
+            cs
+        }
+    }
+
+    /// The definitions of auxiliary symbols made since the last call (always
+    /// satisfiable; to be asserted unlabeled). Only without records: with records they
+    /// stay in the [`Encoding`].
+    pub(crate) fn take_aux(&mut self) -> Vec<Term> {
+        if self.record {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.out.aux)
+        }
+    }
+
+    /// The Boolean value of a branch condition in the current state (folded: a literal
+    /// when the path fixes it).
+    pub(crate) fn condition(
+        &mut self,
+        smt: &mut dyn SmtBackend,
+        cond: &Expr,
+    ) -> Result<Term, Fail> {
+        Ok(fold(self.boolean(smt, cond)?))
+    }
+
     fn invalid(&self, reason: impl Into<String>) -> Fail {
         Fail::Trace(TraceError::Invalid {
             step: self.step,
             reason: reason.into(),
         })
     }
-
-    fn fresh(&mut self, what: &str, sort: Sort) -> Result<SymId, SmtError> {
+    fn fresh(
+        &mut self,
+        smt: &mut dyn SmtBackend,
+        what: &str,
+        sort: Sort,
+    ) -> Result<SymId, SmtError> {
         let name = format!("{what}@{}", self.step);
-        self.smt.declare(&name, sort)
+        smt.declare(&name, sort)
     }
 
     /// A symbol (or literal) equal to `t`, defined by an auxiliary equation.
-    fn name(&mut self, t: Term) -> Result<Term, SmtError> {
+    fn name(&mut self, smt: &mut dyn SmtBackend, t: Term) -> Result<Term, SmtError> {
         let t = fold(t);
         if matches!(t, Term::Sym(_) | Term::Int(_)) {
             return Ok(t);
         }
-        let s = self.fresh("t", Sort::Int)?;
+        let s = self.fresh(smt, "t", Sort::Int)?;
         self.out.aux.push(Term::eq(Term::sym(s), t));
         Ok(Term::sym(s))
     }
 
     /// The new SSA value of a scalar: a fresh symbol equal to `x` under this step's
     /// label, or the literal itself when `x` is one (folded into later steps).
-    fn define(&mut self, what: &str, x: Term) -> Result<Term, SmtError> {
+    fn define(&mut self, smt: &mut dyn SmtBackend, what: &str, x: Term) -> Result<Term, SmtError> {
         if let Term::Int(_) = x {
             return Ok(x);
         }
-        let s = self.fresh(what, Sort::Int)?;
+        let s = self.fresh(smt, what, Sort::Int)?;
         self.cur.push(Term::eq(Term::sym(s), x));
         Ok(Term::sym(s))
     }
@@ -301,7 +361,7 @@ impl Enc<'_> {
         &mut self.stack[n]
     }
 
-    fn get(&mut self, v: VarId) -> Result<Term, SmtError> {
+    fn get(&mut self, smt: &mut dyn SmtBackend, v: VarId) -> Result<Term, SmtError> {
         let global = self.is_global(v);
         let cur = if global {
             self.globals.get(&v).cloned()
@@ -312,9 +372,11 @@ impl Enc<'_> {
             return Ok(t);
         }
         let name = format!("{}#init", self.cfg.var_name(v));
-        let s = self.smt.declare(&name, Sort::Int)?;
+        let s = smt.declare(&name, Sort::Int)?;
         let frame = if global { None } else { Some(self.frame().id) };
-        self.out.uninit.push((frame, v, s));
+        if self.record {
+            self.out.uninit.push((frame, v, s));
+        }
         self.set(v, Term::sym(s));
         Ok(Term::sym(s))
     }
@@ -329,30 +391,38 @@ impl Enc<'_> {
 
     /// An arbitrary array made at `init_step` (memoised: the interpreter's oracle names
     /// arbitrary contents by step and array).
-    fn arbitrary(&mut self, init_step: usize, a: ArrayId, size: Term) -> Result<Term, SmtError> {
+    fn arbitrary(
+        &mut self,
+        smt: &mut dyn SmtBackend,
+        init_step: usize,
+        a: ArrayId,
+        size: Term,
+    ) -> Result<Term, SmtError> {
         if let Some((s, _)) = self.array_syms.get(&(init_step, a)) {
             return Ok(Term::sym(*s));
         }
         let name = format!("{}#init@{init_step}", self.cfg.arrays[a].name);
-        let s = self.smt.declare(&name, Sort::IntArray)?;
+        let s = smt.declare(&name, Sort::IntArray)?;
         let const_size = match &self.cfg.arrays[a].size {
             ArraySize::Const(n) => i64::try_from(*n).ok(),
             ArraySize::Dynamic(_) => None,
         };
         self.array_syms.insert((init_step, a), (s, size.clone()));
-        self.out.arrays.push(ArrayInput {
-            init_step,
-            array: a,
-            sym: s,
-            size,
-            const_size,
-        });
+        if self.record {
+            self.out.arrays.push(ArrayInput {
+                init_step,
+                array: a,
+                sym: s,
+                size,
+                const_size,
+            });
+        }
         Ok(Term::sym(s))
     }
 
     /// The current contents of an array (the interpreter's fallback for an array used
     /// before its `ArrayInit`: arbitrary contents from step 0, size 0 for a VLA).
-    fn array(&mut self, a: ArrayId) -> Result<Arr, SmtError> {
+    fn array(&mut self, smt: &mut dyn SmtBackend, a: ArrayId) -> Result<Arr, SmtError> {
         let global = self.cfg.arrays[a].proc.is_none();
         let cur = if global {
             self.garrays.get(&a).cloned()
@@ -366,7 +436,7 @@ impl Enc<'_> {
             ArraySize::Const(n) => Term::int(BigInt::from(*n)),
             ArraySize::Dynamic(_) => Term::int(0),
         };
-        let val = self.arbitrary(0, a, size.clone())?;
+        let val = self.arbitrary(smt, 0, a, size.clone())?;
         let arr = Arr { val, size };
         self.set_array(a, arr.clone());
         Ok(arr)
@@ -382,7 +452,7 @@ impl Enc<'_> {
 
     /// The size an `ArrayInit` gives (the interpreter: the size variable's value in the
     /// current frame, 0 if unset, negative or beyond `i64`).
-    fn array_size(&mut self, a: ArrayId) -> Result<Term, SmtError> {
+    fn array_size(&mut self, smt: &mut dyn SmtBackend, a: ArrayId) -> Result<Term, SmtError> {
         match &self.cfg.arrays[a].size {
             ArraySize::Const(n) => Ok(Term::int(BigInt::from(*n))),
             ArraySize::Dynamic(v) => {
@@ -399,7 +469,7 @@ impl Enc<'_> {
                             Term::lt(t.clone(), Term::int(0)),
                             Term::gt(t.clone(), i64_max()),
                         ]);
-                        self.name(Term::ite(bad, Term::int(0), t))
+                        self.name(smt, Term::ite(bad, Term::int(0), t))
                     }
                 }
             }
@@ -413,12 +483,12 @@ impl Enc<'_> {
         ]))
     }
 
-    fn int(&mut self, e: &Expr) -> Result<Term, Fail> {
-        Ok(self.expr(e)?.int())
+    fn int(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(smt, e)?.int())
     }
 
-    fn boolean(&mut self, e: &Expr) -> Result<Term, Fail> {
-        Ok(self.expr(e)?.bool())
+    fn boolean(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(smt, e)?.bool())
     }
 
     /// C's truncating quotient of the symbol-or-literal `t` by `c > 0`.
@@ -433,71 +503,75 @@ impl Enc<'_> {
         )
     }
 
-    fn expr(&mut self, e: &Expr) -> Result<V, Fail> {
+    fn expr(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<V, Fail> {
         let v = match e {
             Expr::Const(n) => V::I(Term::int(n.clone())),
-            Expr::Var(v) => V::I(self.get(*v)?),
+            Expr::Var(v) => V::I(self.get(smt, *v)?),
             Expr::Undef => {
                 let k = self.undef_k;
                 self.undef_k += 1;
-                let s = self.fresh(&format!("u{k}"), Sort::Int)?;
-                self.out
-                    .sites
-                    .push((self.step, self.node, Site::Undef(k), s));
+                let s = self.fresh(smt, &format!("u{k}"), Sort::Int)?;
+                if self.record {
+                    self.out
+                        .sites
+                        .push((self.step, self.node, Site::Undef(k), s));
+                }
                 V::I(Term::sym(s))
             }
             Expr::Read(a, i) => {
                 let k = self.read_k;
                 self.read_k += 1;
-                let i = self.int(i)?;
-                let idx = self.name(i)?;
-                let arr = self.array(*a)?;
-                let oor = self.fresh(&format!("oor{k}"), Sort::Int)?;
-                self.out
-                    .sites
-                    .push((self.step, self.node, Site::OutOfRange(k), oor));
-                self.out.reads.insert(
-                    (self.step, k),
-                    ReadSite {
+                let i = self.int(smt, i)?;
+                let idx = self.name(smt, i)?;
+                let arr = self.array(smt, *a)?;
+                let oor = self.fresh(smt, &format!("oor{k}"), Sort::Int)?;
+                if self.record {
+                    self.out
+                        .sites
+                        .push((self.step, self.node, Site::OutOfRange(k), oor));
+                    self.out.reads.insert(
+                        (self.step, k),
+                        ReadSite {
+                            array: *a,
+                            index: idx.clone(),
+                        },
+                    );
+                    self.cur_acc.push(Access {
                         array: *a,
                         index: idx.clone(),
-                    },
-                );
-                self.cur_acc.push(Access {
-                    array: *a,
-                    index: idx.clone(),
-                    write: false,
-                });
+                        write: false,
+                    });
+                }
                 V::I(Term::ite(
                     Self::in_range(&idx, &arr.size),
                     Term::select(arr.val, idx),
                     Term::sym(oor),
                 ))
             }
-            Expr::Add(x, y) => V::I(self.int(x)? + self.int(y)?),
-            Expr::Sub(x, y) => V::I(self.int(x)? - self.int(y)?),
-            Expr::Scale(c, x) => V::I(Term::scale_int(c.clone(), self.int(x)?)),
+            Expr::Add(x, y) => V::I(self.int(smt, x)? + self.int(smt, y)?),
+            Expr::Sub(x, y) => V::I(self.int(smt, x)? - self.int(smt, y)?),
+            Expr::Scale(c, x) => V::I(Term::scale_int(c.clone(), self.int(smt, x)?)),
             Expr::Div(x, c) => {
-                let x = self.int(x)?;
+                let x = self.int(smt, x)?;
                 if *c <= BigInt::from(0) {
                     return Err(self.invalid(format!("division by non-positive {c}")));
                 }
-                let t = self.name(x)?;
+                let t = self.name(smt, x)?;
                 V::I(Self::trunc_div(&t, c))
             }
             Expr::Mod(x, c) => {
-                let x = self.int(x)?;
+                let x = self.int(smt, x)?;
                 if *c <= BigInt::from(0) {
                     return Err(self.invalid(format!("remainder by non-positive {c}")));
                 }
-                let t = self.name(x)?;
+                let t = self.name(smt, x)?;
                 let q = Self::trunc_div(&t, c);
                 V::I(t - fold(Term::scale_int(c.clone(), q)))
             }
             Expr::Cmp(op, x, y) => {
                 use crate::sema::CmpOp;
-                let l = self.int(x)?;
-                let r = self.int(y)?;
+                let l = self.int(smt, x)?;
+                let r = self.int(smt, y)?;
                 V::B(match op {
                     CmpOp::Lt => Term::lt(l, r),
                     CmpOp::Le => Term::le(l, r),
@@ -507,21 +581,21 @@ impl Enc<'_> {
                     CmpOp::Ne => Term::ne(l, r),
                 })
             }
-            Expr::Not(x) => V::B(Term::not(self.boolean(x)?)),
+            Expr::Not(x) => V::B(Term::not(self.boolean(smt, x)?)),
             Expr::And(x, y) => {
-                let a = self.boolean(x)?;
-                let b = self.boolean(y)?;
+                let a = self.boolean(smt, x)?;
+                let b = self.boolean(smt, y)?;
                 V::B(Term::and([a, b]))
             }
             Expr::Or(x, y) => {
-                let a = self.boolean(x)?;
-                let b = self.boolean(y)?;
+                let a = self.boolean(smt, x)?;
+                let b = self.boolean(smt, y)?;
                 V::B(Term::or([a, b]))
             }
             Expr::Cond(c, x, y) => {
-                let c = self.boolean(c)?;
-                let a = self.int(x)?;
-                let b = self.int(y)?;
+                let c = self.boolean(smt, c)?;
+                let a = self.int(smt, x)?;
+                let b = self.int(smt, y)?;
                 V::I(Term::ite(c, a, b))
             }
             Expr::Call(..) | Expr::Nondet(..) => {
@@ -534,7 +608,14 @@ impl Enc<'_> {
         })
     }
 
-    fn node_step(&mut self, n: NodeId, next: NodeId) -> Result<(), Fail> {
+    /// Encode node `n` of the current step, leaving to `next` (the successor matters for
+    /// branches only).
+    pub(crate) fn step(
+        &mut self,
+        smt: &mut dyn SmtBackend,
+        n: NodeId,
+        next: NodeId,
+    ) -> Result<(), Fail> {
         let cfg = self.cfg;
         let Some(node) = cfg.nodes.get(n) else {
             return Err(self.invalid(format!("no node {n}")));
@@ -544,10 +625,10 @@ impl Enc<'_> {
             NodeKind::Assign { lhs, rhs, .. } => {
                 let mut vals = Vec::with_capacity(rhs.len());
                 for e in rhs {
-                    vals.push(self.int(e)?);
+                    vals.push(self.int(smt, e)?);
                 }
                 for (v, x) in lhs.iter().zip(vals) {
-                    let t = self.define(&cfg.var_name(*v), x)?;
+                    let t = self.define(smt, &cfg.var_name(*v), x)?;
                     self.set(*v, t);
                 }
             }
@@ -557,11 +638,11 @@ impl Enc<'_> {
                 value,
                 ..
             } => {
-                let i = self.int(index)?;
-                let idx = self.name(i)?;
-                let x = self.int(value)?;
-                let arr = self.array(*array)?;
-                let s = self.fresh(&cfg.arrays[*array].name, Sort::IntArray)?;
+                let i = self.int(smt, index)?;
+                let idx = self.name(smt, i)?;
+                let x = self.int(smt, value)?;
+                let arr = self.array(smt, *array)?;
+                let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
                 let upd = fold(Term::ite(
                     Self::in_range(&idx, &arr.size),
                     Term::store(arr.val.clone(), idx.clone(), x),
@@ -582,13 +663,13 @@ impl Enc<'_> {
                 );
             }
             NodeKind::ArrayInit { array, values, .. } => {
-                let size = self.array_size(*array)?;
+                let size = self.array_size(smt, *array)?;
                 let val = match values {
-                    None => self.arbitrary(self.step, *array, size.clone())?,
+                    None => self.arbitrary(smt, self.step, *array, size.clone())?,
                     Some(vs) => {
                         let mut xs = Vec::with_capacity(vs.len());
                         for e in vs {
-                            xs.push(self.int(e)?);
+                            xs.push(self.int(smt, e)?);
                         }
                         let mut t = Term::const_array(0);
                         for (i, x) in xs.into_iter().enumerate() {
@@ -598,7 +679,7 @@ impl Enc<'_> {
                                 Term::Int(_) => t,
                                 _ => {
                                     // Name the previous array: the ite mentions it twice.
-                                    let prev = self.fresh("init", Sort::IntArray)?;
+                                    let prev = self.fresh(smt, "init", Sort::IntArray)?;
                                     self.out.aux.push(Term::eq(Term::sym(prev), t));
                                     let p = Term::sym(prev);
                                     let st = Term::store(p.clone(), it.clone(), x);
@@ -606,7 +687,7 @@ impl Enc<'_> {
                                 }
                             };
                         }
-                        let s = self.fresh(&cfg.arrays[*array].name, Sort::IntArray)?;
+                        let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
                         self.cur.push(Term::eq(Term::sym(s), t));
                         Term::sym(s)
                     }
@@ -614,7 +695,7 @@ impl Enc<'_> {
                 self.set_array(*array, Arr { val, size });
             }
             NodeKind::Branch { cond, then, els } => {
-                let c = self.boolean(cond)?;
+                let c = self.boolean(smt, cond)?;
                 if then != els {
                     if next == *then {
                         self.cur.push(c);
@@ -624,20 +705,20 @@ impl Enc<'_> {
                 }
             }
             NodeKind::Assume { cond, .. } => {
-                let c = self.boolean(cond)?;
+                let c = self.boolean(smt, cond)?;
                 self.cur.push(c);
             }
             NodeKind::Call { proc, args, .. } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for e in args {
-                    vals.push(self.int(e)?);
+                    vals.push(self.int(smt, e)?);
                 }
                 let Some(callee) = cfg.procs.get(*proc) else {
                     return Err(self.invalid(format!("call of an unknown procedure {proc}")));
                 };
                 let mut vars = BTreeMap::new();
                 for (f, x) in callee.formals.iter().zip(vals) {
-                    let t = self.define(&cfg.var_name(*f), x)?;
+                    let t = self.define(smt, &cfg.var_name(*f), x)?;
                     vars.insert(*f, t);
                 }
                 let id = self.next_frame;

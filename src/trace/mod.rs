@@ -9,17 +9,19 @@
 mod encode;
 mod oracle;
 
+pub(crate) use encode::{Fail, PathEncoder};
 pub use oracle::ReplayOracle;
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::diag::SourceFile;
 use crate::ids::{ArrayId, NodeId};
 use crate::interp::{self, Limits, Outcome, Site};
+use crate::limits::Deadline;
 use crate::sema::ArraySize;
 use crate::smt::{
-    Cvc5Backend, Label, Logic, SatResult, SmtBackend, SmtConfig, SmtError, Term, Value,
+    Label, Logic, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Term, Value,
 };
-use encode::{encode, Encoding, Fail};
+use encode::{encode, Encoding};
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use oracle::{ArrayModel, Query, Recorder};
@@ -205,27 +207,24 @@ pub fn validate(cfg: &Cfg, t: &Trace) -> Result<(), TraceError> {
     Ok(())
 }
 
-/// A backend suitable for [`check`] and [`fixed_read_indices`]: arrays with linear
-/// integer arithmetic, models and unsat cores on.
-pub fn backend(timeout_ms: Option<u64>) -> Result<Cvc5Backend, SmtError> {
-    let mut c = SmtConfig::new(Logic::QfAlia)
+/// The solver configuration [`check`] needs: arrays with linear integer arithmetic,
+/// models and unsat cores on.
+pub fn config() -> SmtConfig {
+    SmtConfig::new(Logic::QfAlia)
         .with_models(true)
-        .with_unsat_cores(true);
-    if let Some(ms) = timeout_ms {
-        c = c.with_timeout_ms(ms);
-    }
-    Cvc5Backend::new(c)
+        .with_unsat_cores(true)
 }
 
-/// [`check`] with a fresh cvc5 backend ([`backend`]).
-pub fn check_with_config(
+/// [`check`] with a fresh solver from `solvers` ([`config`]), held to `deadline`.
+pub fn check_with(
     cfg: &Cfg,
     t: &Trace,
-    timeout_ms: Option<u64>,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
 ) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
-    match backend(timeout_ms) {
-        Ok(mut b) => check(cfg, t, &mut b),
+    match solvers.make(config(), deadline) {
+        Ok(mut b) => check(cfg, t, b.as_mut()),
         Err(e) => Ok(Feasibility::Unknown(format!(
             "cannot start the SMT solver: {e}"
         ))),
