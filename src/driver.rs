@@ -34,10 +34,6 @@ pub struct CheckOptions {
     pub budget: Option<Budget>,
     /// The solver factory (default: cvc5).
     pub solvers: Option<Solvers>,
-    /// For tests only: replace the solver's witness by an all-zero one before the replay,
-    /// to check that a counterexample that does not replay is never reported.
-    #[cfg(test)]
-    pub(crate) sabotage_witness: bool,
 }
 
 /// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
@@ -279,15 +275,6 @@ fn cegar(
                 )))
             }
             Ok(Feasibility::Feasible(w)) => {
-                #[cfg(test)]
-                let w = if opts.sabotage_witness {
-                    crate::trace::Witness {
-                        oracle: Default::default(),
-                        ..w
-                    }
-                } else {
-                    w
-                };
                 return match replay(cfg, &tr, &w) {
                     Ok(()) => Outcome::Unsafe(counterexample(Engine::Cegar, loaded, &tr, &w)),
                     Err(m) => Outcome::Unknown(GiveUp::Internal(format!(

@@ -22,6 +22,7 @@ pub mod linear;
 pub mod refine;
 pub mod regress;
 pub mod report;
+pub mod run;
 pub mod scale;
 pub mod sema;
 pub mod smt;

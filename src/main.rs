@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 use lpmc::driver::{self, CheckOptions, Report};
 use lpmc::frontend::{self, LoadError};
-use lpmc::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
 use lpmc::report::{self, Counterexample, Verdict};
+use lpmc::run::{self, RunOutcome, RunReport};
 use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -300,13 +300,7 @@ fn main() -> ExitCode {
                 eprintln!("error: cannot run this program: {r}");
                 return ExitCode::from(EXIT_INPUT);
             }
-            let limits = Limits {
-                max_steps,
-                ..Limits::default()
-            };
-            let cfg = &loaded.cfg;
-            let line = |n| loaded.file.line_col(cfg.nodes[n].span.start).line;
-            let runs: Vec<(String, interp::Run)> = match (inputs, random) {
+            let runs: Vec<(String, RunReport)> = match (inputs, random) {
                 (Some(_), Some(_)) => {
                     eprintln!("error: give either --inputs or --random, not both");
                     return ExitCode::from(EXIT_INPUT);
@@ -315,10 +309,9 @@ fn main() -> ExitCode {
                     let mut out = Vec::new();
                     for i in 0..n {
                         let s = seed.wrapping_add(i);
-                        let r = interp::run(cfg, &mut RandomOracle::new(s), limits, false);
-                        let hit = matches!(r.outcome, Outcome::Error { .. });
+                        let r = run::run_random(&loaded, s, max_steps);
                         out.push((format!("seed {s}"), r));
-                        if hit {
+                        if r.outcome.is_error() {
                             break;
                         }
                     }
@@ -337,23 +330,25 @@ fn main() -> ExitCode {
                     }
                     vec![(
                         "inputs".to_string(),
-                        interp::run(cfg, &mut ListOracle::new(vals), limits, false),
+                        run::run_inputs(&loaded, vals, max_steps),
                     )]
                 }
             };
             let mut reached = false;
             for (what, r) in &runs {
-                let how = match &r.outcome {
-                    Outcome::Error { at } => {
+                let how = match r.outcome {
+                    RunOutcome::Error { line } => {
                         reached = true;
-                        format!("error reached at line {}", line(*at))
+                        format!("error reached at line {line}")
                     }
-                    Outcome::Finished => "finished without error".to_string(),
-                    Outcome::Blocked { at } => {
-                        format!("stopped by a false assumption at line {}", line(*at))
+                    RunOutcome::Finished => "finished without error".to_string(),
+                    RunOutcome::Blocked { line } => {
+                        format!("stopped by a false assumption at line {line}")
                     }
-                    Outcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
-                    Outcome::DepthLimit => "call-depth limit reached without error".to_string(),
+                    RunOutcome::StepLimit => {
+                        format!("step limit ({max_steps}) reached without error")
+                    }
+                    RunOutcome::DepthLimit => "call-depth limit reached without error".to_string(),
                 };
                 out!("{what}: {how} (path length {})", r.steps);
             }

@@ -572,8 +572,9 @@ pub fn run_engine(
         }
     }
     cmd.arg(program);
-    // Grace period beyond the engine's own timeout before the child is killed.
-    let limit = Duration::from_secs_f64(timeout_s + 2.0 + timeout_s * 0.2);
+    // The engines keep their own time limit (a watchdog answers UNKNOWN on time), so
+    // the child is killed if it has not answered 0.5 s after it.
+    let limit = Duration::from_secs_f64(timeout_s + 0.5);
     let run = match run_child(cmd, limit) {
         Ok(r) => r,
         Err(e) => {

@@ -199,100 +199,13 @@ mod differential {
     //! Random small programs with arrays (indices may be out of range), calls and bounded
     //! loops: bmc is never SAFE when a random interpreter run reaches an error, and bmc
     //! and the CEGAR engine never contradict each other.
+    use super::common::gen::{array_call_program, interp_reaches_error};
     use lpmc::bmc::{bmc, BmcOptions, Unwind};
     use lpmc::diag::SourceFile;
     use lpmc::driver::{self, CheckOptions};
-    use lpmc::interp::{self, Limits, Outcome, RandomOracle};
     use lpmc::report::Verdict;
     use proptest::prelude::*;
     use proptest::test_runner::{Config, TestRunner};
-
-    fn var() -> impl Strategy<Value = String> {
-        prop::sample::select(&["x", "y", "g"][..]).prop_map(|s| s.to_string())
-    }
-
-    fn index() -> impl Strategy<Value = String> {
-        prop_oneof![
-            3 => (-1i32..5).prop_map(|c| c.to_string()),
-            2 => var(),
-            1 => Just("i".to_string()),
-        ]
-    }
-
-    fn atom() -> impl Strategy<Value = String> {
-        prop_oneof![
-            3 => var(),
-            2 => (-3i32..6).prop_map(|c| c.to_string()),
-            1 => Just("u".to_string()),
-            2 => index().prop_map(|i| format!("a[{i}]")),
-        ]
-    }
-
-    fn expr() -> impl Strategy<Value = String> {
-        prop_oneof![
-            4 => atom(),
-            2 => (atom(), prop::sample::select(&["+", "-"][..]), atom())
-                .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
-            1 => (cond(), atom(), atom()).prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),
-        ]
-    }
-
-    fn cond() -> impl Strategy<Value = String> {
-        (
-            atom(),
-            prop::sample::select(&["<", "<=", "==", "!=", ">", ">="][..]),
-            atom(),
-        )
-            .prop_map(|(a, o, b)| format!("{a} {o} {b}"))
-    }
-
-    fn stmt(depth: u32) -> BoxedStrategy<String> {
-        let leaf = prop_oneof![
-            4 => (var(), expr()).prop_map(|(v, e)| format!("{v} = {e};")),
-            3 => (index(), expr()).prop_map(|(i, e)| format!("a[{i}] = {e};")),
-            2 => cond().prop_map(|c| format!("assert({c});")),
-            1 => cond().prop_map(|c| format!("assume({c});")),
-            1 => var().prop_map(|v| format!("{v} = f({v});")),
-        ];
-        if depth == 0 {
-            return leaf.boxed();
-        }
-        let inner = move || prop::collection::vec(stmt(depth - 1), 1..3).prop_map(|v| v.join(" "));
-        prop_oneof![
-            5 => leaf,
-            1 => (cond(), inner(), inner())
-                .prop_map(|(c, a, b)| format!("if ({c}) {{ {a} }} else {{ {b} }}")),
-            1 => (1i32..4, inner()).prop_map(|(k, body)| format!(
-                "for (i = 0; i < {k}; i++) {{ {body} }}"
-            )),
-        ]
-        .boxed()
-    }
-
-    fn program() -> impl Strategy<Value = String> {
-        (prop::collection::vec(stmt(2), 1..6), prop::bool::ANY).prop_map(|(body, init)| {
-            let init = if init { "x = u; y = u;" } else { "" };
-            format!(
-                "int g;\nint f(int p) {{ int x; x = p + u; return x; }}\nvoid main() {{\n  int x, y, i, a[3];\n  {init}\n  {}\n}}\n",
-                body.join("\n  ")
-            )
-        })
-    }
-
-    fn interp_reaches_error(cfg: &lpmc::cfg::Cfg, runs: u64) -> bool {
-        (0..runs).any(|seed| {
-            let r = interp::run(
-                cfg,
-                &mut RandomOracle::new(seed),
-                Limits {
-                    max_steps: 10_000,
-                    ..Limits::default()
-                },
-                false,
-            );
-            matches!(r.outcome, Outcome::Error { .. })
-        })
-    }
 
     #[test]
     fn bmc_agrees_with_the_interpreter_and_cegar() {
@@ -307,7 +220,7 @@ mod differential {
         });
         let counts = std::cell::RefCell::new([0u32; 3]);
         runner
-            .run(&program(), |src| {
+            .run(&array_call_program(), |src| {
                 let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                     TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
                 })?;
@@ -320,7 +233,7 @@ mod differential {
                     },
                 );
                 counts.borrow_mut()[r.verdict().exit_code() as usize / 10] += 1;
-                if interp_reaches_error(&loaded.cfg, 30) {
+                if interp_reaches_error(&loaded, 30) {
                     prop_assert_ne!(
                         r.verdict(),
                         Verdict::Safe,

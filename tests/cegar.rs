@@ -79,8 +79,8 @@ fn an_unsafe_verdict_needs_a_replayed_trace() {
     assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
     let t = r.outcome.counterexample().expect("trace");
     assert!(t.inputs.iter().any(|i| i.value == "7"), "{:?}", t.inputs);
-    // A witness that does not replay is never UNSAFE: the unit test
-    // `driver::tests::a_witness_that_does_not_replay_is_never_unsafe` sabotages it.
+    // A witness that does not replay is never UNSAFE: tests/solvers.rs injects a solver
+    // that lies.
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! programs, and reading the `// expect:` headers.
 #![allow(dead_code)]
 
+pub mod gen;
+
 use std::path::{Path, PathBuf};
 
 /// The shared benchmarks: `$LPMC_BENCHMARKS` if set, else `../shared/benchmarks` beside

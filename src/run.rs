@@ -1,0 +1,90 @@
+//! Concrete runs (`lpmc run`): the interpreter on a loaded program, with input values
+//! from a list (then 0) or from a seeded random source. The interpreter is also the
+//! oracle of the differential tests.
+
+use crate::frontend::Loaded;
+use crate::ids::NodeId;
+use crate::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
+use num_bigint::BigInt;
+
+/// How a concrete run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "outcome")]
+pub enum RunOutcome {
+    /// An error location was reached, by the statement at this line.
+    Error {
+        /// Its line.
+        line: u32,
+    },
+    /// `main` returned, or `abort()`/`exit()` was called.
+    Finished,
+    /// An assumption was false at this line: the execution is not considered.
+    Blocked {
+        /// Its line.
+        line: u32,
+    },
+    /// The step limit was reached.
+    StepLimit,
+    /// The call-depth limit was reached.
+    DepthLimit,
+}
+
+impl RunOutcome {
+    /// Whether the run reached an error location.
+    pub fn is_error(self) -> bool {
+        matches!(self, RunOutcome::Error { .. })
+    }
+}
+
+/// A concrete run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RunReport {
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Statements executed.
+    pub steps: usize,
+}
+
+fn report(loaded: &Loaded, r: interp::Run) -> RunReport {
+    let line = |n: NodeId| loaded.file.line_col(loaded.cfg.nodes[n].span.start).line;
+    RunReport {
+        outcome: match r.outcome {
+            Outcome::Error { at } => RunOutcome::Error { line: line(at) },
+            Outcome::Finished => RunOutcome::Finished,
+            Outcome::Blocked { at } => RunOutcome::Blocked { line: line(at) },
+            Outcome::StepLimit => RunOutcome::StepLimit,
+            Outcome::DepthLimit => RunOutcome::DepthLimit,
+        },
+        steps: r.steps,
+    }
+}
+
+fn limits(max_steps: usize) -> Limits {
+    Limits {
+        max_steps,
+        ..Limits::default()
+    }
+}
+
+/// Run with these values for `u`, nondet calls and arbitrary data, in the order the
+/// program asks for them (then 0).
+pub fn run_inputs(loaded: &Loaded, inputs: Vec<BigInt>, max_steps: usize) -> RunReport {
+    let r = interp::run(
+        &loaded.cfg,
+        &mut ListOracle::new(inputs),
+        limits(max_steps),
+        false,
+    );
+    report(loaded, r)
+}
+
+/// Run with values from a random source seeded with `seed`.
+pub fn run_random(loaded: &Loaded, seed: u64, max_steps: usize) -> RunReport {
+    let r = interp::run(
+        &loaded.cfg,
+        &mut RandomOracle::new(seed),
+        limits(max_steps),
+        false,
+    );
+    report(loaded, r)
+}

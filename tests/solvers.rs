@@ -1,0 +1,201 @@
+//! Injected solvers (ARCHITECTURE §4: the driver passes a solver factory down): a factory
+//! that counts calls, one whose solvers never decide, and one whose solvers lie "sat"
+//! with an all-zero model. An undecided query must give UNKNOWN, never a verdict that
+//! depends on it; a lying model must never give UNSAFE (the interpreter's replay refutes
+//! it).
+
+mod common;
+
+use common::lp_dir;
+use lpmc::bmc::{bmc, BmcOptions, Unwind};
+use lpmc::driver::{check, CheckOptions};
+use lpmc::frontend::{load_path, Loaded};
+use lpmc::limits::Deadline;
+use lpmc::report::{GiveUp, Outcome, Verdict};
+use lpmc::smt::{
+    Cvc5Factory, Label, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Solvers, Sort,
+    SymId, Term, UnknownReason, Value,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Pass everything through, counting checks.
+    Count,
+    /// Every check answers `unknown`.
+    Undecided,
+    /// Every check answers `sat`, and every value is 0.
+    Liar,
+}
+
+#[derive(Debug)]
+struct Factory {
+    mode: Mode,
+    made: AtomicUsize,
+    checks: Arc<AtomicUsize>,
+}
+
+impl Factory {
+    fn new(mode: Mode) -> Arc<Factory> {
+        Arc::new(Factory {
+            mode,
+            made: AtomicUsize::new(0),
+            checks: Arc::new(AtomicUsize::new(0)),
+        })
+    }
+}
+
+struct Wrapped {
+    inner: Box<dyn SmtBackend>,
+    mode: Mode,
+    checks: Arc<AtomicUsize>,
+}
+
+impl Wrapped {
+    fn answer(
+        &mut self,
+        real: impl FnOnce(&mut dyn SmtBackend) -> Result<SatResult, SmtError>,
+    ) -> Result<SatResult, SmtError> {
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        match self.mode {
+            Mode::Count => real(self.inner.as_mut()),
+            Mode::Undecided => Ok(SatResult::Unknown(UnknownReason::Incomplete)),
+            Mode::Liar => Ok(SatResult::Sat),
+        }
+    }
+}
+
+impl SmtBackend for Wrapped {
+    fn declare(&mut self, name: &str, sort: Sort) -> Result<SymId, SmtError> {
+        self.inner.declare(name, sort)
+    }
+    fn sort_of(&self, sym: SymId) -> Result<Sort, SmtError> {
+        self.inner.sort_of(sym)
+    }
+    fn assert(&mut self, formula: &Term) -> Result<(), SmtError> {
+        self.inner.assert(formula)
+    }
+    fn assert_labeled(&mut self, label: Label, formula: &Term) -> Result<(), SmtError> {
+        self.inner.assert_labeled(label, formula)
+    }
+    fn push(&mut self) -> Result<(), SmtError> {
+        self.inner.push()
+    }
+    fn pop(&mut self) -> Result<(), SmtError> {
+        self.inner.pop()
+    }
+    fn check(&mut self) -> Result<SatResult, SmtError> {
+        self.answer(|s| s.check())
+    }
+    fn check_assuming(&mut self, assumptions: &[Term]) -> Result<SatResult, SmtError> {
+        self.answer(|s| s.check_assuming(assumptions))
+    }
+    fn eval(&mut self, term: &Term) -> Result<Value, SmtError> {
+        match self.mode {
+            Mode::Liar => Ok(Value::Int(0.into())),
+            _ => self.inner.eval(term),
+        }
+    }
+    fn unsat_core(&self) -> Result<Vec<Label>, SmtError> {
+        self.inner.unsat_core()
+    }
+}
+
+impl SolverFactory for Factory {
+    fn make(
+        &self,
+        config: SmtConfig,
+        deadline: &Deadline,
+    ) -> Result<Box<dyn SmtBackend>, SmtError> {
+        self.made.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(Wrapped {
+            inner: Cvc5Factory.make(config, deadline)?,
+            mode: self.mode,
+            checks: Arc::clone(&self.checks),
+        }))
+    }
+}
+
+fn program(name: &str) -> Loaded {
+    load_path(&lp_dir().join(name)).expect("loads")
+}
+
+fn check_with(name: &str, f: &Arc<Factory>) -> Outcome {
+    let solvers: Solvers = f.clone();
+    check(
+        &program(name),
+        &CheckOptions {
+            timeout_s: Some(30.0),
+            solvers: Some(solvers),
+            ..CheckOptions::default()
+        },
+    )
+    .outcome
+}
+
+fn bmc_with(name: &str, f: &Arc<Factory>) -> Outcome {
+    let solvers: Solvers = f.clone();
+    bmc(
+        &program(name),
+        &BmcOptions {
+            unwind: Unwind::Fixed(8),
+            timeout_s: Some(30.0),
+            solvers: Some(solvers),
+            ..BmcOptions::default()
+        },
+    )
+    .outcome
+}
+
+#[test]
+fn the_injected_factory_makes_every_solver() {
+    let f = Factory::new(Mode::Count);
+    // Fig. 1: one infeasible trace, one refinement, then SAFE.
+    assert_eq!(check_with("fig1.lp", &f).verdict(), Verdict::Safe);
+    assert!(
+        f.made.load(Ordering::Relaxed) >= 2,
+        "trace check and refinement"
+    );
+    assert!(f.checks.load(Ordering::Relaxed) >= 2);
+    let g = Factory::new(Mode::Count);
+    assert_eq!(bmc_with("wrong_loop.c", &g).verdict(), Verdict::Unsafe);
+    assert!(
+        g.made.load(Ordering::Relaxed) >= 2,
+        "explorer and trace check"
+    );
+}
+
+#[test]
+fn an_undecided_solver_gives_unknown_never_a_verdict() {
+    let f = Factory::new(Mode::Undecided);
+    for name in ["fig1.lp", "wrong_loop.c", "bubblesort.lp", "array_init.c"] {
+        let o = check_with(name, &f);
+        assert!(
+            matches!(o, Outcome::Unknown(GiveUp::SolverUnknown(_))),
+            "check {name}: {}",
+            o.reason()
+        );
+        let o = bmc_with(name, &f);
+        assert!(
+            matches!(o, Outcome::Unknown(GiveUp::SolverUnknown(_))),
+            "bmc {name}: {}",
+            o.reason()
+        );
+    }
+}
+
+#[test]
+fn a_lying_solver_never_gives_unsafe() {
+    let f = Factory::new(Mode::Liar);
+    // Safe programs: the lie "the trace is feasible" does not replay.
+    for name in ["fig1.lp", "array_init.c", "sequential_swap_call.c"] {
+        let o = check_with(name, &f);
+        assert!(
+            matches!(o, Outcome::Unknown(GiveUp::Internal(ref m)) if m.contains("did not replay")),
+            "check {name}: {}",
+            o.reason()
+        );
+        assert_ne!(bmc_with(name, &f).verdict(), Verdict::Unsafe, "bmc {name}");
+    }
+}
