@@ -2,7 +2,7 @@
 //! `fig1` is the paper's Fig. 1 program (`lp-programs/fig1.lp`) with `a[3]` → `a[N]` and
 //! `i < 3` → `i < N`; `loop` is a loop writing all N cells and checking the counter (the
 //! bounded engine must unwind it N times). Each engine runs in a child process with a
-//! time limit; the results go to a CSV file and a hand-written SVG plot (time vs N, log x).
+//! time limit; the results go to a CSV file and an SVG plot drawn with `plotters`.
 
 use crate::regress::{self, Engine, EngineResult};
 use std::fmt::Write as _;
@@ -138,97 +138,42 @@ fn decided(p: &Point) -> bool {
     p.verdict == "SAFE" || p.verdict == "UNSAFE"
 }
 
-/// A hand-written SVG plot: time (ms; log scale when the times span more than two
-/// decades, else linear) against N (log scale), one polyline per
-/// family and engine; undecided runs (timeouts, UNKNOWN) as hollow markers.
+/// The plot, as SVG (drawn with `plotters`): time in ms against N, both on log scales,
+/// one line per family and engine (blue: the CEGAR engine, red: bmc; solid: `fig1`,
+/// dashed: `loop`); decided runs are filled dots, undecided ones (timeouts, UNKNOWN)
+/// hollow.
 pub fn svg(points: &[Point], title: &str) -> String {
-    let (w, h) = (760.0_f64, 460.0_f64);
-    let (l, r, t, b) = (80.0, 200.0, 50.0, 60.0);
-    let pw = w - l - r;
-    let ph = h - t - b;
+    let mut out = String::new();
+    if let Err(e) = draw(points, title, &mut out) {
+        // Drawing into a string only fails on a plotters bug: say so in the picture.
+        out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"60\"><text x=\"10\" y=\"30\">cannot draw the plot: {}</text></svg>\n",
+            e.to_string().replace('&', "&amp;").replace('<', "&lt;")
+        );
+    }
+    out
+}
+
+fn draw(points: &[Point], title: &str, out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
     let max_n = points.iter().map(|p| p.n).max().unwrap_or(10).max(10) as f64;
-    let xdec = max_n.log10().ceil().max(1.0);
-    let max_ms = points.iter().map(|p| p.ms).max().unwrap_or(1).max(1) as f64;
-    let min_ms = points.iter().map(|p| p.ms).min().unwrap_or(1).max(1) as f64;
-    // A log time axis when the times span more than two decades, else linear.
-    let log_y = max_ms / min_ms > 100.0;
-    let step = nice_step(max_ms / 5.0);
-    let ymax = (max_ms / step).ceil().max(1.0) * step;
-    let ydec = max_ms.log10().ceil().max(1.0);
-    let x = |n: u64| l + (n.max(1) as f64).log10() / xdec * pw;
-    let yf = |ms: f64| {
-        if log_y {
-            t + ph - (ms.max(1.0).log10() / ydec) * ph
-        } else {
-            t + ph - (ms / ymax) * ph
-        }
-    };
-    let y = |ms: u128| yf(ms as f64);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="24" text-anchor="middle" font-size="15">{}</text>"#,
-        l + pw / 2.0,
-        escape(title)
-    );
-    // Axes and grid.
-    for d in 0..=(xdec as u32) {
-        let xx = l + f64::from(d) / xdec * pw;
-        let _ = writeln!(
-            s,
-            r##"<line x1="{xx:.1}" y1="{t}" x2="{xx:.1}" y2="{:.1}" stroke="#ddd"/><text x="{xx:.1}" y="{:.1}" text-anchor="middle">10^{d}</text>"##,
-            t + ph,
-            t + ph + 18.0
-        );
-    }
-    let ticks: Vec<f64> = if log_y {
-        (0..=(ydec as u32)).map(|d| 10f64.powi(d as i32)).collect()
-    } else {
-        let mut v = 0.0;
-        let mut ts = Vec::new();
-        while v <= ymax + step / 2.0 {
-            ts.push(v);
-            v += step;
-        }
-        ts
-    };
-    for v in ticks {
-        let yy = yf(v);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{l}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            l + pw,
-            l - 6.0,
-            yy + 4.0,
-            v as u64
-        );
-    }
-    let _ = writeln!(
-        s,
-        r##"<rect x="{l}" y="{t}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">array size N (log scale)</text>"#,
-        l + pw / 2.0,
-        h - 15.0
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">time (ms{})</text>"#,
-        t + ph / 2.0,
-        t + ph / 2.0,
-        if log_y { ", log scale" } else { "" }
-    );
-    // Series.
+    let max_ms = points.iter().map(|p| p.ms).max().unwrap_or(1).max(10) as f64;
+    let root = SVGBackend::with_string(out, (760, 460)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (1f64..max_n * 2.0).log_scale(),
+            (1f64..max_ms * 2.0).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("array size N (log scale)")
+        .y_desc("time (ms, log scale)")
+        .draw()?;
     let mut series: Vec<(String, String)> = Vec::new();
     for p in points {
         let k = (p.family.clone(), p.engine.clone());
@@ -236,91 +181,51 @@ pub fn svg(points: &[Point], title: &str) -> String {
             series.push(k);
         }
     }
-    for (i, (fam, eng)) in series.iter().enumerate() {
-        let color = if eng == "lpmc" { "#1f77b4" } else { "#d62728" };
-        let dash = if fam == "fig1" {
-            ""
+    for (fam, eng) in &series {
+        let color = if eng == "lpmc" {
+            RGBColor(0x1f, 0x77, 0xb4)
         } else {
-            r#" stroke-dasharray="6 4""#
+            RGBColor(0xd6, 0x27, 0x28)
         };
         let mut ps: Vec<&Point> = points
             .iter()
             .filter(|p| &p.family == fam && &p.engine == eng)
             .collect();
         ps.sort_by_key(|p| p.n);
-        let coords: Vec<String> = ps
+        let xy: Vec<(f64, f64)> = ps
             .iter()
-            .map(|p| format!("{:.1},{:.1}", x(p.n), y(p.ms)))
+            .map(|p| (p.n.max(1) as f64, (p.ms as f64).max(1.0)))
             .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
-            coords.join(" ")
+        let style = color.stroke_width(2);
+        let label = format!(
+            "{fam} {}",
+            if eng == "lpmc" { "lpmc (CEGAR)" } else { "bmc" }
         );
-        for p in &ps {
-            let fill = if decided(p) { color } else { "white" };
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{fill}" stroke="{color}" stroke-width="2"><title>{} {} N={}: {} in {} ms</title></circle>"#,
-                x(p.n),
-                y(p.ms),
-                escape(fam),
-                escape(eng),
-                p.n,
-                escape(&p.verdict),
-                p.ms
-            );
-        }
-        // Legend.
-        let ly = t + 10.0 + 22.0 * i as f64;
-        let lx = l + pw + 15.0;
-        let label = if eng == "lpmc" {
-            "lpmc (CEGAR)"
+        let drawn = if fam == "fig1" {
+            chart.draw_series(LineSeries::new(xy.clone(), style))?
         } else {
-            "bmc (unwind N+1)"
+            chart.draw_series(DashedLineSeries::new(xy.clone(), 6, 4, style))?
         };
-        let _ = writeln!(
-            s,
-            r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/><text x="{:.1}" y="{:.1}">{} {}</text>"#,
-            lx + 25.0,
-            lx + 30.0,
-            ly + 4.0,
-            escape(fam),
-            label
-        );
+        drawn
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        chart.draw_series(ps.iter().zip(&xy).map(|(p, c)| {
+            let marker = if decided(p) {
+                color.filled()
+            } else {
+                WHITE.filled()
+            };
+            EmptyElement::at(*c)
+                + Circle::new((0, 0), 4, marker)
+                + Circle::new((0, 0), 4, color.stroke_width(2))
+        }))?;
     }
-    let ly = t + 10.0 + 22.0 * series.len() as f64;
-    let _ = writeln!(
-        s,
-        r##"<circle cx="{:.1}" cy="{ly}" r="4" fill="white" stroke="#555" stroke-width="2"/><text x="{:.1}" y="{:.1}">timeout / UNKNOWN</text>"##,
-        l + pw + 27.0,
-        l + pw + 45.0,
-        ly + 4.0
-    );
-    s.push_str("</svg>\n");
-    s
-}
-
-fn nice_step(x: f64) -> f64 {
-    if x <= 0.0 || !x.is_finite() {
-        return 1.0;
-    }
-    let p = 10f64.powf(x.log10().floor());
-    let m = x / p;
-    let f = if m <= 1.0 {
-        1.0
-    } else if m <= 2.0 {
-        2.0
-    } else if m <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    (f * p).max(1.0)
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
 }
