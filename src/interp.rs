@@ -506,6 +506,7 @@ impl<O: Oracle> Machine<'_, O> {
             Expr::Scale(c, x) => c * self.eval(x, at),
             Expr::Div(x, c) => self.eval(x, at) / c,
             Expr::Mod(x, c) => self.eval(x, at) % c,
+            Expr::Wrap(w, x) => w.wrap(&self.eval(x, at)),
             Expr::Cmp(op, x, y) => {
                 let l = self.eval(x, at);
                 let r = self.eval(y, at);

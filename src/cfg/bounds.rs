@@ -55,7 +55,7 @@ fn collect(e: &Expr, conds: &[Expr], out: &mut Vec<Access>) {
             collect(x, conds, out);
             collect(y, conds, out);
         }
-        Expr::Scale(_, x) | Expr::Div(x, _) | Expr::Mod(x, _) | Expr::Not(x) => {
+        Expr::Scale(_, x) | Expr::Div(x, _) | Expr::Mod(x, _) | Expr::Not(x) | Expr::Wrap(_, x) => {
             collect(x, conds, out)
         }
         Expr::Call(_, args, _) => args.iter().for_each(|a| collect(a, conds, out)),

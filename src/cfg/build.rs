@@ -323,6 +323,7 @@ impl<'p> Builder<'p> {
             Expr::Scale(c, a) => Expr::Scale(c, bx(self.pure(*a, holes, span))),
             Expr::Div(a, c) => Expr::Div(bx(self.pure(*a, holes, span)), c),
             Expr::Mod(a, c) => Expr::Mod(bx(self.pure(*a, holes, span)), c),
+            Expr::Wrap(w, a) => Expr::Wrap(w, bx(self.pure(*a, holes, span))),
             Expr::Cmp(op, a, b) => {
                 let a = self.pure(*a, holes, span);
                 Expr::Cmp(op, bx(a), bx(self.pure(*b, holes, span)))

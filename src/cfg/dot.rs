@@ -153,6 +153,7 @@ pub fn expr(cfg: &Cfg, e: &Expr) -> String {
             args.iter().map(p).collect::<Vec<_>>().join(", ")
         ),
         Expr::Nondet(..) => "nondet()".into(),
+        Expr::Wrap(w, a) => format!("({w}){}", p(a)),
     }
 }
 

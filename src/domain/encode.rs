@@ -120,6 +120,39 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             }
             out
         }
+        Expr::Wrap(w, a) => {
+            // Three cases: in range, the value itself; above (below) the range, the value
+            // minus 2^bits times a fresh quotient q >= 1 (q <= -1), landing in the range.
+            // When the fact keeps the value in range, the other two are empty and pruned.
+            let (lo, hi, m) = (
+                LinExpr::constant(q(&w.lo())),
+                LinExpr::constant(q(&w.hi())),
+                q(&w.modulus()),
+            );
+            let mut out = Vec::new();
+            for (g, x) in flatten(a, var, fresh) {
+                let mut inside = g.clone();
+                inside.push(Constraint::ge(&x, &lo));
+                inside.push(Constraint::le(&x, &hi));
+                out.push((inside, x.clone()));
+                for above in [true, false] {
+                    let quot = LinExpr::var(fresh.dim());
+                    let r = &x - &quot.scale(&m);
+                    let mut c = g.clone();
+                    if above {
+                        c.push(Constraint::gt(&x, &hi));
+                        c.push(Constraint::ge(&quot, &LinExpr::int(1)));
+                    } else {
+                        c.push(Constraint::lt(&x, &lo));
+                        c.push(Constraint::le(&quot, &LinExpr::int(-1)));
+                    }
+                    c.push(Constraint::ge(&r, &lo));
+                    c.push(Constraint::le(&r, &hi));
+                    out.push((c, r));
+                }
+            }
+            out
+        }
         Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) => {
             // A boolean used as a value: (b ? 1 : 0).
             let mut out: Vec<Case> = guard(e, true, var, fresh)
@@ -232,5 +265,80 @@ pub fn guard(b: &Expr, positive: bool, var: &dyn Fn(VarId) -> Dim, fresh: &mut F
             }
             out
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linear::Conj;
+    use crate::sema::Width;
+    use proptest::prelude::*;
+
+    /// Whether some case of `flatten(e)` admits `x = xv` with value `rv` (the fresh
+    /// quotients existentially quantified).
+    fn admits(e: &Expr, xv: i64, rv: &BigInt) -> bool {
+        let x = Dim(1);
+        let r = Dim(100);
+        let mut fresh = Fresh::new(200);
+        flatten(e, &|_| x, &mut fresh).into_iter().any(|(g, v)| {
+            let mut cs = g;
+            cs.push(Constraint::eq(&LinExpr::var(x), &LinExpr::int(xv)));
+            cs.push(Constraint::eq(&LinExpr::var(r), &v));
+            cs.push(Constraint::eq(&LinExpr::var(r), &LinExpr::constant(q(rv))));
+            !Conj::from_constraints(cs.iter()).is_empty()
+        })
+    }
+
+    proptest! {
+        /// The domain's encoding of a wrap admits the concrete wrapped value (soundness),
+        /// and no value outside the type's range.
+        #[test]
+        fn wrap_encoding_contains_the_concrete_value(
+            xv in -70_000i64..70_000,
+            bits in prop::sample::select(vec![8u32, 16]),
+            signed in any::<bool>(),
+        ) {
+            let w = Width { bits, signed };
+            let e = Expr::Wrap(w, Box::new(Expr::Var(VarId(0))));
+            let rv = w.wrap(&BigInt::from(xv));
+            prop_assert!(w.contains(&rv));
+            prop_assert!(admits(&e, xv, &rv));
+            prop_assert!(!admits(&e, xv, &(w.hi() + 1)));
+            prop_assert!(!admits(&e, xv, &(w.lo() - 1)));
+            // In range, the value is exact.
+            if w.contains(&BigInt::from(xv)) {
+                prop_assert!(!admits(&e, xv, &(BigInt::from(xv) + 1)));
+            }
+        }
+    }
+
+    #[test]
+    fn width_wrap_is_cs_conversion() {
+        let u8w = Width {
+            bits: 8,
+            signed: false,
+        };
+        let i8w = Width {
+            bits: 8,
+            signed: true,
+        };
+        let u32w = Width {
+            bits: 32,
+            signed: false,
+        };
+        let i32w = Width {
+            bits: 32,
+            signed: true,
+        };
+        let n = |v: i64| BigInt::from(v);
+        assert_eq!(u8w.wrap(&n(300)), n(44));
+        assert_eq!(i8w.wrap(&n(300)), n(44));
+        assert_eq!(i8w.wrap(&n(200)), n(-56));
+        assert_eq!(u32w.wrap(&n(-1)), n(4_294_967_295));
+        assert_eq!(i32w.wrap(&n(2_147_483_648)), n(-2_147_483_648));
+        assert_eq!(i32w.wrap(&n(-2_147_483_649)), n(2_147_483_647));
+        assert_eq!(u8w.lo(), n(0));
+        assert_eq!(i8w.hi(), n(127));
     }
 }

@@ -204,6 +204,61 @@ pub enum Expr {
     /// A nondeterministic value in a range (`__VERIFIER_nondet_uint()`, `_bool`, ...);
     /// `cfg` hoists it into a temporary with an `assume`. Never present in a CFG node.
     Nondet(Range, Span),
+    /// C's conversion of the mathematical value of `e` to an integer type of the given
+    /// width: the unique value in the type's range that is congruent to `e` modulo
+    /// `2^bits` ([`Width::wrap`]). The C-integer rules (which conversions happen where)
+    /// live in `sema`; every back end implements only this primitive.
+    Wrap(Width, Box<Expr>),
+}
+
+/// The width and signedness of a C integer type, for wraparound ([`Expr::Wrap`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Width {
+    /// Number of value bits (8, 16, 32, 64, 128).
+    pub bits: u32,
+    /// Two's complement signed (else unsigned).
+    pub signed: bool,
+}
+
+impl Width {
+    /// The smallest value.
+    pub fn lo(self) -> BigInt {
+        if self.signed {
+            -(BigInt::from(1) << (self.bits - 1))
+        } else {
+            BigInt::from(0)
+        }
+    }
+    /// The largest value.
+    pub fn hi(self) -> BigInt {
+        if self.signed {
+            (BigInt::from(1) << (self.bits - 1)) - 1
+        } else {
+            (BigInt::from(1) << self.bits) - 1
+        }
+    }
+    /// `2^bits`.
+    pub fn modulus(self) -> BigInt {
+        BigInt::from(1) << self.bits
+    }
+    /// Whether `v` is in range.
+    pub fn contains(self, v: &BigInt) -> bool {
+        self.lo() <= *v && *v <= self.hi()
+    }
+    /// The value in range congruent to `v` modulo `2^bits`: `lo + ((v - lo) mod 2^bits)`
+    /// with a non-negative remainder.
+    pub fn wrap(self, v: &BigInt) -> BigInt {
+        use num_integer::Integer;
+        let lo = self.lo();
+        let r = (v - &lo).mod_floor(&self.modulus());
+        lo + r
+    }
+}
+
+impl std::fmt::Display for Width {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", if self.signed { "i" } else { "u" }, self.bits)
+    }
 }
 
 impl Expr {
@@ -232,6 +287,7 @@ impl Expr {
             | Expr::Scale(_, e)
             | Expr::Div(e, _)
             | Expr::Mod(e, _)
+            | Expr::Wrap(_, e)
             | Expr::Not(e) => e.visit(f),
             Expr::Add(a, b)
             | Expr::Sub(a, b)
@@ -266,6 +322,7 @@ impl Expr {
             Expr::Mod(x, c) => Expr::Mod(b(x, f), c),
             Expr::Cmp(op, x, y) => Expr::Cmp(op, b(x, f), b(y, f)),
             Expr::Not(x) => Expr::Not(b(x, f)),
+            Expr::Wrap(w, x) => Expr::Wrap(w, b(x, f)),
             Expr::And(x, y) => Expr::And(b(x, f), b(y, f)),
             Expr::Or(x, y) => Expr::Or(b(x, f), b(y, f)),
             Expr::Cond(c, x, y) => Expr::Cond(b(c, f), b(x, f), b(y, f)),
@@ -466,6 +523,10 @@ pub fn fold(e: Expr, known: &dyn Fn(VarId) -> Option<BigInt>) -> Expr {
             Some(x) if x.is_zero() => *b,
             Some(_) => *a,
             None => Expr::Cond(k, a, b),
+        },
+        Expr::Wrap(w, a) => match c(&a) {
+            Some(x) => Expr::Const(w.wrap(x)),
+            None => Expr::Wrap(w, a),
         },
         other => other,
     })

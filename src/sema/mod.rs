@@ -12,7 +12,7 @@ use crate::syntax::ast;
 
 pub use hir::{
     fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind,
-    VarInfo, VarKind,
+    VarInfo, VarKind, Width,
 };
 
 /// The result of a successful analysis: the resolved program and the constructs that are

@@ -1299,6 +1299,7 @@ pub fn const_value(e: &Expr) -> Option<BigInt> {
         Expr::Scale(c, a) => c * const_value(a)?,
         Expr::Div(a, c) => const_value(a)? / c,
         Expr::Mod(a, c) => const_value(a)? % c,
+        Expr::Wrap(w, a) => w.wrap(&const_value(a)?),
         Expr::Cmp(op, a, b) => BigInt::from(op.holds(&const_value(a)?, &const_value(b)?) as i64),
         Expr::Not(a) => BigInt::from(const_value(a)?.is_zero() as i64),
         Expr::And(a, b) => {

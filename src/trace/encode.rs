@@ -568,6 +568,18 @@ impl<'a> PathEncoder<'a> {
                 let q = Self::trunc_div(&t, c);
                 V::I(t - fold(Term::scale_int(c.clone(), q)))
             }
+            Expr::Wrap(w, x) => {
+                // lo + ((x - lo) mod 2^bits), SMT-LIB's `mod` being non-negative.
+                let x = self.int(smt, x)?;
+                let t = self.name(smt, x)?;
+                V::I(match &t {
+                    Term::Int(n) => Term::Int(w.wrap(n)),
+                    _ => {
+                        let lo = w.lo();
+                        Term::modulo(t - Term::int(lo.clone()), w.modulus()) + Term::int(lo)
+                    }
+                })
+            }
             Expr::Cmp(op, x, y) => {
                 use crate::sema::CmpOp;
                 let l = self.int(smt, x)?;
