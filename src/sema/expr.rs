@@ -174,7 +174,17 @@ impl Resolver {
                 }
             },
             ExprKind::Index { .. } => {
-                self.unsupported("multi-dimensional array access", base.span);
+                let mut root = base;
+                while let ExprKind::Index { base: b, .. } = &root.kind {
+                    root = b;
+                }
+                match &root.kind {
+                    ExprKind::Var(id) => match self.lookup(&id.name) {
+                        Some(Sym::Opaque(k)) => self.unsupported(self.opaque[k].clone(), id.span),
+                        _ => self.unsupported("multi-dimensional array access", base.span),
+                    },
+                    _ => self.unsupported("multi-dimensional array access", base.span),
+                }
                 None
             }
             _ => {
@@ -512,7 +522,7 @@ impl Resolver {
                 }
             };
         }
-        let resolved: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        let resolved: Vec<Expr> = args.iter().map(|a| self.arg_expr(a)).collect();
         if let Some(sig) = self.sigs.get(&func.name).cloned() {
             if sig.arity != args.len() {
                 self.errors.push(
@@ -569,6 +579,18 @@ impl Resolver {
             );
         }
         Expr::Undef
+    }
+
+    /// An actual parameter: an array name passed to a function is a pointer in C
+    /// (outside the fragment), not a type error.
+    fn arg_expr(&mut self, a: &ast::Expr) -> Expr {
+        if let ExprKind::Var(id) = &a.kind {
+            if let Some(Sym::Array(_)) = self.lookup(&id.name) {
+                self.unsupported("array passed as an argument (a pointer)", a.span);
+                return Expr::Undef;
+            }
+        }
+        self.expr(a)
     }
 
     /// Checks linearity (ARCHITECTURE §3): a product needs a constant factor; `/` and `%`

@@ -601,17 +601,19 @@ impl Resolver {
                     self.discard(v, a.span, out);
                 }
             }
-            None => match self.call_expr(func, args, span, false) {
-                Expr::Call(proc, args, _) => push(
-                    out,
-                    StmtKind::Call {
-                        dest: None,
-                        proc,
-                        args,
-                    },
-                ),
-                _ => {} // an external call, already reported
-            },
+            None => {
+                // An external call was reported by `call_expr`.
+                if let Expr::Call(proc, args, _) = self.call_expr(func, args, span, false) {
+                    push(
+                        out,
+                        StmtKind::Call {
+                            dest: None,
+                            proc,
+                            args,
+                        },
+                    );
+                }
+            }
         }
     }
 
