@@ -114,13 +114,18 @@ fn candidates(pp: &Preprocessor) -> Vec<Vec<String>> {
     }
 }
 
-/// Run `cmd` on `text`: `Ok(None)` if the program is not installed, else its exit status,
-/// standard output and standard error.
+/// How long the preprocessor may run.
+const CPP_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Run `cmd` on `text`: `Ok(None)` if the program is not installed, else its exit status
+/// (false also when it overran [`CPP_LIMIT`] and was killed), standard output and
+/// standard error.
 fn run_one(
     cmd: &[String],
     dir: &Path,
     text: &str,
 ) -> std::io::Result<Option<(bool, String, String)>> {
+    use std::io::Read;
     let mut c = Command::new(&cmd[0]);
     c.args(&cmd[1..])
         .args(["-x", "c", "-w", "-iquote"])
@@ -134,22 +139,58 @@ fn run_one(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
+    // Write and read from other threads: the preprocessor may fill its output pipe
+    // before it has read all of its input.
     let mut stdin = child.stdin.take();
     let input = text.to_string();
-    // Write from another thread: the preprocessor may fill its output pipe before it has
-    // read all of its input.
     let writer = std::thread::spawn(move || {
         if let Some(s) = stdin.as_mut() {
             let _ = s.write_all(input.as_bytes());
         }
     });
-    let out = child.wait_with_output()?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait()? {
+            break Some(st);
+        }
+        if start.elapsed() > CPP_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
     let _ = writer.join();
-    Ok(Some((
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )))
+    let stdout = out.join().unwrap_or_default();
+    let mut stderr = err.join().unwrap_or_default();
+    if status.is_none() {
+        stderr = format!(
+            "<stdin>:1:1: error: the C preprocessor did not finish in {} s\n",
+            CPP_LIMIT.as_secs()
+        );
+    }
+    Ok(Some((status.is_some_and(|s| s.success()), stdout, stderr)))
 }
 
 /// Preprocess `file` (its text, with `#include "..."` relative to its folder).

@@ -35,9 +35,11 @@ pub struct LoadOptions {
 /// A program that went through the front end.
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    /// The source.
+    /// The source; for a preprocessed file, the preprocessor's output with its line map
+    /// (so `file.line_col` gives the user's lines).
     pub file: SourceFile,
-    /// Its syntax tree.
+    /// Its syntax tree (a stub `main` when a file that needs the preprocessor could not
+    /// be read without one: its `analysis.unsupported` says so).
     pub ast: ast::Program,
     /// The resolved program and its unsupported constructs.
     pub analysis: Analysis,
