@@ -214,6 +214,14 @@ fn side_effects_inside_expressions_are_never_dropped() {
         "{:?}",
         unsupported(&l)
     );
+    // Assignments and increments whose value is used by a statement happen, in order.
+    let l = load_str(
+        "i.c",
+        "int g;\nint main() { int x = 1, w; int y = x++; int z = ++x;\n\
+         if ((w = z)) g = 1; printf(\"%d\", g++);\n\
+         if (y != 1 || z != 3 || x != 3 || w != 3 || g != 2) reach_error(); return 0; }",
+    );
+    assert!(!reaches_error(&l, &[]));
     // A side-effect-free left operand is just discarded; `x = (y++, y)` keeps the `++`.
     let l = load_str(
         "p.c",

@@ -435,6 +435,32 @@ impl Resolver {
     /// operands of commas at its top become statements before it, in evaluation order.
     pub(super) fn value_expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Expr {
         match &e.kind {
+            // `if ((x = e))`, `return ++i;`: the assignment, then the new value.
+            ExprKind::Assign { lhs, .. }
+            | ExprKind::IncDec {
+                e: lhs,
+                prefix: true,
+                ..
+            } if is_plain_lvalue(lhs) => {
+                self.expr_stmt(e, out);
+                self.expr(lhs)
+            }
+            // `y = x++`: the old value, saved before the increment.
+            ExprKind::IncDec {
+                e: lhs,
+                prefix: false,
+                ..
+            } if is_plain_lvalue(lhs) => {
+                let p = self.cur.expect("statements are inside procedures");
+                let old = self.expr(lhs);
+                let t = self.new_var("#old", VarKind::Temp(p), Range::Any, e.span);
+                out.push(Stmt {
+                    kind: StmtKind::Assign(vec![(LValue::Var(t), old)]),
+                    span: e.span,
+                });
+                self.expr_stmt(e, out);
+                Expr::Var(t)
+            }
             ExprKind::Comma { l, r } => {
                 self.expr_stmt(l, out);
                 self.value_expr(r, out)
@@ -597,8 +623,7 @@ impl Resolver {
                 // Output and hints: only the effects of the arguments matter. Arguments
                 // without effects (strings, `stderr`, ...) are not even resolved.
                 for a in args.iter().filter(|a| has_effects(a)) {
-                    let v = self.expr(a);
-                    self.discard(v, a.span, out);
+                    self.expr_stmt(a, out);
                 }
             }
             None => {
@@ -661,6 +686,18 @@ impl Resolver {
                 first.span,
             ),
         }
+    }
+}
+
+/// A variable or an array element with a side-effect-free index: reading it again after
+/// assigning it gives the assigned value.
+fn is_plain_lvalue(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Index { base, index } => {
+            matches!(base.kind, ExprKind::Var(_)) && !has_effects(index)
+        }
+        _ => false,
     }
 }
 
