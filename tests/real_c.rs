@@ -231,6 +231,26 @@ fn side_effects_inside_expressions_are_never_dropped() {
 }
 
 #[test]
+fn c89_definitions_and_redeclarations() {
+    // K&R definitions; `extern` then definition, and tentative definitions, name one
+    // object; a global only declared `extern` is defined elsewhere, so it is arbitrary;
+    // `extern int x;` in a body names the global.
+    let l = load_str(
+        "k.c",
+        "extern int x;\nint x;\nint x = 3;\nextern int y;\n\
+         int f(a, b) int a; unsigned b; { return a + b; }\nint g(c) { return c; }\n\
+         int main() { extern int x; int arr[] = {1, 2, 3};\n\
+           if (sizeof arr / sizeof *arr != 3 || f(1, 2) + g(4) != 7 || x != 3) reach_error();\n\
+           if (y == 5) reach_error(); return 0; }\n",
+    );
+    assert!(!reaches_error(&l, &[4]));
+    assert!(reaches_error(&l, &[5]));
+    let e = load(SourceFile::new("t.c", "int x = 1;\nint x = 2;\nint main() { return x; }"))
+        .expect_err("an error");
+    assert!(e.render(false).contains("initialised twice"), "{}", e.render(false));
+}
+
+#[test]
 fn switch_lowers_to_jumps() {
     let l = load_str(
         "w.c",

@@ -787,6 +787,7 @@ fn valid_c_outside_the_fragment_parses() {
         "int f(int (*cmp)(int, int), int a[static 3]);",
         "typedef int (*handler)(void *); handler h;",
         "__extension__ typedef struct { long long q; } big;",
+        "int f(a, b, p) int a; unsigned b; char *p; { return a + b; }\nint g(c) { return c; }",
     ] {
         let p = parse_str(text);
         assert_round_trip("c.c", &pretty(&p));

@@ -482,6 +482,10 @@ impl Resolver {
             ExprKind::IncDec { e: x, .. } => self.ctype(x),
             ExprKind::Comma { r, .. } => self.ctype(r),
             ExprKind::AddrOf(_) => Some(CType::Pointer),
+            ExprKind::Deref(x) => match self.ctype(x)? {
+                CType::Array(t, _) => int(t),
+                _ => None,
+            },
             ExprKind::Call { func, .. } => {
                 if let Some(sig) = self.sigs.get(&func.name) {
                     return sig.ret.map(CType::Int);

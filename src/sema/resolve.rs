@@ -74,6 +74,8 @@ pub(super) struct Resolver {
     pub(super) gotos: Vec<ast::Ident>,
     pub(super) var_types: BTreeMap<VarId, IntTy>,
     pub(super) array_types: BTreeMap<ArrayId, IntTy>,
+    /// Globals declared `extern` only: defined in another file, so their value is unknown.
+    extern_only: BTreeSet<VarId>,
 }
 
 pub(super) fn err(kind: DiagKind, span: Span, msg: impl Into<String>) -> Diagnostic {
@@ -112,6 +114,7 @@ impl Resolver {
             gotos: Vec::new(),
             var_types: BTreeMap::new(),
             array_types: BTreeMap::new(),
+            extern_only: BTreeSet::new(),
         };
         r.collect_signatures(p);
         for item in &p.items {
@@ -126,6 +129,12 @@ impl Resolver {
                         r.unsupported(what.clone(), *span);
                     }
                 }
+            }
+        }
+        // A global only declared `extern` is defined elsewhere: its value is arbitrary.
+        for (v, init) in &mut r.globals {
+            if r.extern_only.contains(v) && init.is_none() {
+                *init = Some(Expr::Undef);
             }
         }
         let main = match r.sigs.get("main") {
@@ -258,6 +267,10 @@ impl Resolver {
 
     /// Declare `name` as a name whose every use is unsupported, for `reason`.
     pub(super) fn declare_opaque(&mut self, name: &ast::Ident, reason: String) {
+        let scope = self.scopes.last().expect("scope stack is never empty");
+        if matches!(scope.get(&name.name), Some(Sym::Opaque(_))) {
+            return; // `extern T *p;` declared again
+        }
         self.opaque.push(reason);
         let k = self.opaque.len() - 1;
         self.declare(name, Sym::Opaque(k));
@@ -363,7 +376,7 @@ impl Resolver {
         }
         let range = self.ty_range(&d.ty, d.span);
         for v in &d.vars {
-            if self.extern_opaque(d, v) {
+            if self.extern_opaque(d, v) || self.redeclared_global(d, v) {
                 continue;
             }
             if v.pointer > 0 {
@@ -373,6 +386,9 @@ impl Resolver {
                 let id = self.new_var(&v.name.name, VarKind::Global, range, v.name.span);
                 self.record_type(id, &d.ty, v);
                 self.declare(&v.name, Sym::Var(id));
+                if d.storage.is_extern && v.init.is_none() {
+                    self.extern_only.insert(id);
+                }
                 let init = match &v.init {
                     None => None,
                     Some(ast::Init::Expr(e)) => Some(self.pure_expr(e)),
@@ -407,6 +423,57 @@ impl Resolver {
                 self.declare(&v.name, Sym::Array(id));
                 self.global_arrays.push((id, init));
             }
+        }
+    }
+
+    /// A file-scope name declared again (`extern int x; ... int x = 1;`, or the tentative
+    /// definitions `int x; int x;`) is the same object: the declaration only adds the
+    /// initialiser, if the object had none. Returns whether `v` was such a redeclaration.
+    fn redeclared_global(&mut self, d: &ast::Decl, v: &ast::VarDecl) -> bool {
+        let existing = self.scopes[0].get(&v.name.name).cloned();
+        match (existing, v.dims.is_empty()) {
+            (Some(Sym::Var(id)), true) => {
+                if !d.storage.is_extern || v.init.is_some() {
+                    self.extern_only.remove(&id);
+                }
+                if let Some(ast::Init::Expr(e)) = &v.init {
+                    let init = self.pure_expr(e);
+                    if let Some(slot) = self.globals.iter_mut().find(|(g, _)| *g == id) {
+                        if slot.1.is_some() {
+                            self.errors.push(
+                                err(
+                                    DiagKind::Redeclared,
+                                    v.name.span,
+                                    format!("`{}` is initialised twice", v.name.name),
+                                )
+                                .with_label("second definition"),
+                            );
+                        }
+                        slot.1 = Some(init);
+                    }
+                }
+                true
+            }
+            (Some(Sym::Array(a)), false) => {
+                if let Some(ast::Init::List(es, _)) = &v.init {
+                    let init: Vec<Expr> = es.iter().map(|e| self.pure_expr(e)).collect();
+                    if let Some(slot) = self.global_arrays.iter_mut().find(|(g, _)| *g == a) {
+                        if slot.1.is_some() {
+                            self.errors.push(
+                                err(
+                                    DiagKind::Redeclared,
+                                    v.name.span,
+                                    format!("`{}` is initialised twice", v.name.name),
+                                )
+                                .with_label("second definition"),
+                            );
+                        }
+                        slot.1 = Some(init);
+                    }
+                }
+                true
+            }
+            _ => false,
         }
     }
 
@@ -529,6 +596,19 @@ impl Resolver {
         let p = self.cur.expect("local declarations are inside procedures");
         self.enums(&d.enums);
         if d.vars.is_empty() {
+            return;
+        }
+        if d.storage.is_extern && d.vars.iter().all(|v| v.init.is_none()) {
+            // `extern int g;` in a body names the global `g`.
+            for v in &d.vars {
+                match self.scopes[0].get(&v.name.name).cloned() {
+                    Some(sym) => self.declare(&v.name, sym),
+                    None => self.declare_opaque(
+                        &v.name,
+                        format!("use of `{}`, declared `extern` in a body only", v.name.name),
+                    ),
+                }
+            }
             return;
         }
         if d.vars.iter().all(|v| self.would_be_opaque(d, v)) {

@@ -7,7 +7,7 @@ use super::lexer::{Kw, Tok, P};
 use super::types::Specs;
 use super::{expect, expected, fail, Ctx, Toks, R};
 use crate::diag::Span;
-use crate::syntax::ast::{Decl, FuncDef, FuncProto, Ident, Item, Program};
+use crate::syntax::ast::{Decl, FuncDef, FuncProto, Ident, IntTy, Item, Param, Program, Ty};
 
 impl<'a> Ctx<'a> {
     /// The whole translation unit.
@@ -130,6 +130,74 @@ impl<'a> Ctx<'a> {
         Ok((i, Item::Decl(decl)))
     }
 
+    /// A K&R definition `int f(a, b) int a; int b; { ... }`: the identifier list gets its
+    /// types from the declarations before the body (`int` when not declared). Other
+    /// parameter lists are returned as they are.
+    fn kr_params(&self, i: Toks<'a>, params: Vec<Param>) -> R<'a, Vec<Param>> {
+        let is_kr = !params.is_empty()
+            && params.iter().all(|p| {
+                p.name.is_none()
+                    && p.pointer == 0
+                    && !p.is_array
+                    && matches!(&p.ty, Ty::Unsupported { spelling } if !spelling.contains(' '))
+            });
+        if !is_kr || !(i.is(P::LBrace) || self.starts_decl(i)) {
+            return Ok((i, params));
+        }
+        let mut decls: Vec<(Ident, Ty, u8, bool)> = Vec::new();
+        let mut i = i;
+        while !i.is(P::LBrace) {
+            let (mut j, specs) = self.specs(i, true)?;
+            loop {
+                let (k, d) = self.declarator(j)?;
+                let (k, dims) = self.dims(k)?;
+                decls.push((d.name, specs.ty.clone(), d.pointer, !dims.is_empty()));
+                if k.is(P::Comma) {
+                    j = k.next();
+                } else {
+                    j = expect(k, P::Semi, "`;`", " after parameter declaration")?.0;
+                    break;
+                }
+            }
+            i = j;
+        }
+        let params = params
+            .into_iter()
+            .map(|p| {
+                let Ty::Unsupported { spelling } = &p.ty else {
+                    return p;
+                };
+                let name = Ident {
+                    name: spelling.clone(),
+                    span: p.span,
+                };
+                match decls.iter().find(|d| d.0.name == *spelling) {
+                    Some((n, ty, pointer, is_array)) => Param {
+                        ty: ty.clone(),
+                        pointer: *pointer,
+                        name: Some(Ident {
+                            name: n.name.clone(),
+                            span: p.span,
+                        }),
+                        is_array: *is_array,
+                        span: p.span,
+                    },
+                    None => Param {
+                        ty: Ty::Int {
+                            int: IntTy::INT,
+                            spelling: "int".to_string(),
+                        },
+                        pointer: 0,
+                        name: Some(name),
+                        is_array: false,
+                        span: p.span,
+                    },
+                }
+            })
+            .collect();
+        Ok((i, params))
+    }
+
     /// A prototype or definition, after `name(`.
     fn function(
         &self,
@@ -141,6 +209,7 @@ impl<'a> Ctx<'a> {
     ) -> R<'a, Item> {
         let (i, (params, void_params, variadic)) = self.params(i)?;
         let (i, attributes) = self.attributes(i)?;
+        let (i, params) = self.kr_params(i, params)?;
         let proto_end = i;
         let proto = |span| FuncProto {
             storage: specs.storage.clone(),
