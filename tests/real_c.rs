@@ -245,9 +245,16 @@ fn c89_definitions_and_redeclarations() {
     );
     assert!(!reaches_error(&l, &[4]));
     assert!(reaches_error(&l, &[5]));
-    let e = load(SourceFile::new("t.c", "int x = 1;\nint x = 2;\nint main() { return x; }"))
-        .expect_err("an error");
-    assert!(e.render(false).contains("initialised twice"), "{}", e.render(false));
+    let e = load(SourceFile::new(
+        "t.c",
+        "int x = 1;\nint x = 2;\nint main() { return x; }",
+    ))
+    .expect_err("an error");
+    assert!(
+        e.render(false).contains("initialised twice"),
+        "{}",
+        e.render(false)
+    );
 }
 
 #[test]
