@@ -59,12 +59,48 @@ impl fmt::Display for LineCol {
     }
 }
 
-/// A source file: its name, its text, and the start of each line.
+/// Where the lines of a preprocessed text come from: for each line, a file (the user's
+/// file or one of its `#include "..."` headers) and a line in it. Built by the front end
+/// from the preprocessor's line markers.
+#[derive(Clone, Debug, Default)]
+pub struct LineMap {
+    /// The original files: name and text (empty if it could not be read).
+    files: Vec<(String, Arc<str>)>,
+    /// For each 0-based line of the preprocessed text: (index in `files`, 1-based line).
+    lines: Vec<(u32, u32)>,
+}
+
+impl LineMap {
+    /// A map over `files` (name, text); `lines[k]` is the origin of line `k` (0-based) of
+    /// the preprocessed text: an index in `files` and a 1-based line.
+    pub fn new(files: Vec<(String, String)>, lines: Vec<(u32, u32)>) -> LineMap {
+        LineMap {
+            files: files.into_iter().map(|(n, t)| (n, t.into())).collect(),
+            lines,
+        }
+    }
+}
+
+/// A source file: its name, its text, and the start of each line. A preprocessed file
+/// also has a [`LineMap`]: then [`line_col`](SourceFile::line_col) and diagnostics give
+/// the user's lines, not those of the preprocessed text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     name: String,
     text: Arc<str>,
     line_starts: Vec<usize>,
+    map: Option<Arc<LineMap>>,
+}
+
+/// The original position of a byte of a (possibly preprocessed) source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin<'a> {
+    /// The original file's name.
+    pub file: &'a str,
+    /// Its text (empty if unknown).
+    pub text: &'a str,
+    /// The line in it, and the column in the preprocessed line.
+    pub pos: LineCol,
 }
 
 impl SourceFile {
@@ -77,7 +113,49 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
             line_starts,
+            map: None,
         }
+    }
+
+    /// The output of the preprocessor for file `name`, with the map of its lines to the
+    /// user's files.
+    pub fn preprocessed(
+        name: impl Into<String>,
+        text: impl Into<String>,
+        map: LineMap,
+    ) -> SourceFile {
+        SourceFile {
+            map: Some(Arc::new(map)),
+            ..SourceFile::new(name, text)
+        }
+    }
+
+    /// Whether this is preprocessor output with a line map.
+    pub fn is_preprocessed(&self) -> bool {
+        self.map.is_some()
+    }
+
+    /// The position of a byte offset in the user's file: for a preprocessed file, the
+    /// original file and line (the column is the one in the preprocessed line).
+    pub fn origin(&self, offset: u32) -> Origin<'_> {
+        let here = self.text_line_col(offset);
+        let mapped = self.map.as_ref().and_then(|m| {
+            let (f, line) = *m.lines.get(here.line as usize - 1)?;
+            let (file, text) = m.files.get(f as usize)?;
+            Some(Origin {
+                file,
+                text,
+                pos: LineCol {
+                    line,
+                    col: here.col,
+                },
+            })
+        });
+        mapped.unwrap_or(Origin {
+            file: &self.name,
+            text: &self.text,
+            pos: here,
+        })
     }
 
     /// Read a file from disk. Invalid UTF-8 is replaced, not rejected: the parser then
@@ -100,8 +178,14 @@ impl SourceFile {
         &self.text
     }
 
-    /// Line and column of a byte offset (clamped to the text).
+    /// Line and column of a byte offset (clamped to the text), in the user's file: for a
+    /// preprocessed file, the line its line map gives.
     pub fn line_col(&self, offset: u32) -> LineCol {
+        self.origin(offset).pos
+    }
+
+    /// Line and column of a byte offset in this text, ignoring any line map.
+    fn text_line_col(&self, offset: u32) -> LineCol {
         let offset = (offset as usize).min(self.text.len());
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
@@ -205,10 +289,39 @@ impl Diagnostic {
     /// with the span underlined and labelled, and the help line. `color` selects ANSI
     /// colours (for terminals).
     pub fn render(&self, file: &SourceFile, color: bool) -> String {
-        let report = Rendered {
-            diag: self,
-            src: miette::NamedSource::new(file.name(), file.text().to_string()),
+        let (src, span) = match file.map {
+            Some(_) => {
+                // Show the user's line: the same line and column in the original file.
+                let o = file.origin(self.span.start);
+                let text = o.text;
+                let starts: Vec<usize> = std::iter::once(0)
+                    .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                    .collect();
+                let line_start = starts
+                    .get(o.pos.line as usize - 1)
+                    .copied()
+                    .unwrap_or(text.len());
+                let line_end = text[line_start..]
+                    .find('\n')
+                    .map_or(text.len(), |e| line_start + e);
+                let col = text[line_start..line_end]
+                    .char_indices()
+                    .nth(o.pos.col as usize - 1)
+                    .map_or(line_end, |(i, _)| line_start + i);
+                let end = (col + self.span.len()).min(line_end).max(col);
+                let src = miette::NamedSource::new(o.file, text.to_string());
+                (src, Span::new(col, end))
+            }
+            None => (
+                miette::NamedSource::new(file.name(), file.text().to_string()),
+                self.span,
+            ),
         };
+        let shown = Diagnostic {
+            span,
+            ..self.clone()
+        };
+        let report = Rendered { diag: &shown, src };
         let theme = if color {
             miette::GraphicalTheme::unicode()
         } else {
@@ -303,13 +416,17 @@ impl Unsupported {
             span,
         }
     }
-    /// `construct at line:col`.
+    /// `construct at line:col` (`at file:line:col` in an included header).
     pub fn describe(&self, file: &SourceFile) -> String {
-        format!(
-            "unsupported construct: {} at {}",
-            self.construct,
-            file.line_col(self.span.start)
-        )
+        let o = file.origin(self.span.start);
+        if o.file == file.name() {
+            format!("unsupported construct: {} at {}", self.construct, o.pos)
+        } else {
+            format!(
+                "unsupported construct: {} at {}:{}",
+                self.construct, o.file, o.pos
+            )
+        }
     }
 }
 

@@ -46,8 +46,17 @@ enum Cmd {
     /// Decide whether an error location (ERROR: label, failing assert, reach_error()) is
     /// reachable. Exit 0 SAFE, 10 UNSAFE, 20 UNKNOWN, 2 bad input.
     Check {
-        /// The program (.lp, .c or .i).
+        /// The program (.lp, .c or .i), or an SV-COMP task file (.yml) whose property
+        /// `unreach-call` is checked.
         file: PathBuf,
+        /// Compare the verdict with the expected one (the task's `expected_verdict`, or a
+        /// `// expect:` header) and print MATCH or MISMATCH; the exit code stays the
+        /// verdict's.
+        #[arg(long)]
+        expect: bool,
+        /// Do not run the C preprocessor: `#` lines are skipped.
+        #[arg(long)]
+        no_cpp: bool,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -72,16 +81,22 @@ enum Cmd {
     },
     /// Print the control-flow graph.
     Cfg {
-        /// The program.
+        /// The program (or a .yml task).
         file: PathBuf,
+        /// Do not run the C preprocessor: `#` lines are skipped.
+        #[arg(long)]
+        no_cpp: bool,
         /// Graphviz output.
         #[arg(long)]
         dot: bool,
     },
     /// Run the program concretely. Exit 10 if an error location is reached, else 0.
     Run {
-        /// The program.
+        /// The program (or a .yml task).
         file: PathBuf,
+        /// Do not run the C preprocessor: `#` lines are skipped.
+        #[arg(long)]
+        no_cpp: bool,
         /// Values for `u`, nondet calls and arbitrary cells, in order (then 0).
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         inputs: Option<Vec<String>>,
@@ -98,8 +113,11 @@ enum Cmd {
     /// Bounded model checking: symbolic execution of every path up to an unwinding bound.
     /// Exit 0 SAFE (all paths end within the bound), 10 UNSAFE, 20 UNKNOWN, 2 bad input.
     Bmc {
-        /// The program (.lp, .c or .i).
+        /// The program (.lp, .c or .i), or an SV-COMP task file (.yml).
         file: PathBuf,
+        /// Do not run the C preprocessor: `#` lines are skipped.
+        #[arg(long)]
+        no_cpp: bool,
         /// The bound K (each statement at most K+1 times per call, call depth at most K),
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
@@ -117,7 +135,8 @@ enum Cmd {
     /// Run the CEGAR engine and the bounded engine on programs (files or folders) and
     /// print a comparison table. Exit 1 if any verdict contradicts the expectation.
     Regress {
-        /// Programs or folders (searched recursively for .lp, .c, .i).
+        /// Programs, task files (.yml) or folders (searched recursively for .lp, .c, .i
+        /// and .yml; a folder's .yml tasks replace the programs they name).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Time limit per engine and program, in seconds.
@@ -162,12 +181,7 @@ fn main() -> ExitCode {
         }
     };
     let color = std::io::stderr().is_terminal();
-    let load = |f: &PathBuf| {
-        frontend::load_path(f).map_err(|e: LoadError| {
-            eprint!("{}", e.render(color));
-            ExitCode::from(EXIT_INPUT)
-        })
-    };
+    let load = |f: &PathBuf, no_cpp: bool| load_input(f, no_cpp, color).map(|(l, _)| l);
     match cli.cmd {
         Cmd::Scale {
             family,
@@ -184,6 +198,7 @@ fn main() -> ExitCode {
         } => regress_cmd(&paths, timeout, format, unwind),
         Cmd::Bmc {
             file,
+            no_cpp,
             unwind,
             timeout,
             memory,
@@ -195,7 +210,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(EXIT_INPUT);
                 }
             }
-            let loaded = match load(&file) {
+            let loaded = match load(&file, no_cpp) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -223,6 +238,8 @@ fn main() -> ExitCode {
         }
         Cmd::Check {
             file,
+            expect,
+            no_cpp,
             json,
             timeout,
             memory,
@@ -237,7 +254,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(EXIT_INPUT);
                 }
             }
-            let loaded = match load(&file) {
+            let (loaded, task) = match load_input(&file, no_cpp, color) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -269,10 +286,13 @@ fn main() -> ExitCode {
                     print_stats(&report.stats);
                 }
             }
+            if expect {
+                print_expectation(&file, task.as_ref(), report.verdict(), json);
+            }
             ExitCode::from(report.verdict().exit_code() as u8)
         }
-        Cmd::Cfg { file, dot } => {
-            let loaded = match load(&file) {
+        Cmd::Cfg { file, no_cpp, dot } => {
+            let loaded = match load(&file, no_cpp) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -285,12 +305,13 @@ fn main() -> ExitCode {
         }
         Cmd::Run {
             file,
+            no_cpp,
             inputs,
             random,
             seed,
             max_steps,
         } => {
-            let loaded = match load(&file) {
+            let loaded = match load(&file, no_cpp) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -358,6 +379,82 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+    }
+}
+
+/// Load a program, or the program of an SV-COMP task file (`.yml`, with its data model;
+/// a task without the `unreach-call` property is refused with exit 2). Diagnostics are
+/// printed here.
+fn load_input(
+    path: &std::path::Path,
+    no_cpp: bool,
+    color: bool,
+) -> Result<(frontend::Loaded, Option<frontend::task::Task>), ExitCode> {
+    let mut opts = frontend::LoadOptions::default();
+    if no_cpp {
+        opts.preprocessor = frontend::Preprocessor::Off;
+    }
+    let task = if frontend::task::is_task_file(path) {
+        let task = frontend::task::Task::read(path).and_then(|t| {
+            t.unreach_call()?;
+            Ok(t)
+        });
+        match task {
+            Ok(t) => {
+                opts.data_model = t.data_model;
+                Some(t)
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Err(ExitCode::from(EXIT_INPUT));
+            }
+        }
+    } else {
+        None
+    };
+    let program = task.as_ref().map_or(path, |t| t.input.as_path());
+    match frontend::load_path_with(program, &opts) {
+        Ok(l) => Ok((l, task)),
+        Err(e) => {
+            let e: LoadError = e;
+            eprint!("{}", e.render(color));
+            Err(ExitCode::from(EXIT_INPUT))
+        }
+    }
+}
+
+/// `--expect`: compare the verdict with the task's (or the program's) expected verdict
+/// and print MATCH, MISMATCH, or why there is nothing to compare (on stderr with --json).
+fn print_expectation(
+    path: &std::path::Path,
+    task: Option<&frontend::task::Task>,
+    got: Verdict,
+    json: bool,
+) {
+    let expected = match task {
+        Some(t) => t.expected_safe(),
+        None => frontend::task::expected_safe_for(path),
+    };
+    let line = match (expected, got) {
+        (None, _) => "expect: no expected verdict for this program".to_string(),
+        (Some(safe), Verdict::Unknown) => format!(
+            "expect: {}, got UNKNOWN: no verdict to compare",
+            if safe { "SAFE" } else { "UNSAFE" }
+        ),
+        (Some(safe), v) => {
+            let ok = (v == Verdict::Safe) == safe;
+            format!(
+                "expect: {}, got {}: {}",
+                if safe { "SAFE" } else { "UNSAFE" },
+                v.as_str(),
+                if ok { "MATCH" } else { "MISMATCH" }
+            )
+        }
+    };
+    if json {
+        eprintln!("{line}");
+    } else {
+        out!("{line}");
     }
 }
 

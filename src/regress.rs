@@ -77,21 +77,35 @@ pub fn expected_verdict(path: &Path, text: &str, yml: Option<&str>) -> Option<Ve
         })
 }
 
-/// [`expected_verdict`] reading the file and its `.yml`.
+/// [`expected_verdict`] reading the file and its `.yml`; for a task file (`.yml`), its
+/// `unreach-call` verdict.
 pub fn expected_for_file(path: &Path) -> Option<Verdict> {
+    if crate::frontend::task::is_task_file(path) {
+        let safe = crate::frontend::task::expected_safe_for(path)?;
+        return Some(if safe { Verdict::Safe } else { Verdict::Unsafe });
+    }
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let yml = std::fs::read_to_string(path.with_extension("yml")).ok();
     expected_verdict(path, &text, yml.as_deref())
 }
 
-/// All `.lp`/`.c`/`.i` programs under the given files and folders (recursively, sorted
-/// per folder), skipping `lp-programs/errors/` (invalid inputs on purpose).
+/// All `.lp`/`.c`/`.i` programs and `.yml` task files under the given files and folders
+/// (recursively, sorted per folder), skipping `lp-programs/errors/` (invalid inputs on
+/// purpose). In a folder, a task file replaces the program it names.
 pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
     fn is_source(p: &Path) -> bool {
         matches!(
             p.extension().and_then(|e| e.to_str()),
             Some("c" | "i" | "lp")
-        )
+        ) || crate::frontend::task::is_task_file(p)
+    }
+    /// The programs that the task files among `es` name.
+    fn task_inputs(es: &[PathBuf]) -> Vec<PathBuf> {
+        es.iter()
+            .filter(|p| crate::frontend::task::is_task_file(p))
+            .filter_map(|p| crate::frontend::task::Task::read(p).ok())
+            .map(|t| t.input)
+            .collect()
     }
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(dir) else {
@@ -99,7 +113,11 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
         };
         let mut es: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         es.sort();
+        let covered = task_inputs(&es);
         for p in es {
+            if covered.contains(&p) {
+                continue;
+            }
             if p.is_dir() {
                 let skip = p.file_name().is_some_and(|n| n == "errors")
                     && dir.file_name().is_some_and(|n| n == "lp-programs");
@@ -571,7 +589,11 @@ pub fn run_engine(
             cmd.arg("--unwind").arg(k.to_string());
         }
     }
-    cmd.arg(program);
+    let task_input = (engine == Engine::Cbmc && crate::frontend::task::is_task_file(program))
+        .then(|| crate::frontend::task::Task::read(program).ok())
+        .flatten()
+        .map(|t| t.input);
+    cmd.arg(task_input.as_deref().unwrap_or(program));
     // The engines keep their own time limit (a watchdog answers UNKNOWN on time), so
     // the child is killed if it has not answered 0.5 s after it.
     let limit = Duration::from_secs_f64(timeout_s + 0.5);

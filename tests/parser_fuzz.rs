@@ -137,6 +137,16 @@ const TOKENS: &[&str] = &[
     "...",
     "->",
     ".",
+    "switch",
+    "case",
+    "default",
+    "enum",
+    "({",
+    "})",
+    "__extension__",
+    "_Bool",
+    "10ul",
+    "#define N 3\n",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {

@@ -9,6 +9,7 @@ use crate::sema::{
     ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo, VarKind,
 };
 use num_bigint::BigInt;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A successor slot of a node that is not filled yet.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +35,12 @@ pub(super) struct Builder<'p> {
     loops: Vec<LoopCtx>,
     /// `return` nodes of the current procedure, patched to its exit.
     pending_returns: Vec<Hole>,
+    /// Labels of the current procedure that a `goto` jumps to.
+    targets: BTreeSet<String>,
+    /// The nodes of the labels in `targets` lowered so far.
+    labels: BTreeMap<String, NodeId>,
+    /// `goto`s to labels not lowered yet (forward jumps).
+    pending_gotos: BTreeMap<String, Vec<Hole>>,
 }
 
 impl<'p> Builder<'p> {
@@ -66,6 +73,9 @@ impl<'p> Builder<'p> {
             cur: prog.main,
             loops: Vec::new(),
             pending_returns: Vec::new(),
+            targets: BTreeSet::new(),
+            labels: BTreeMap::new(),
+            pending_gotos: BTreeMap::new(),
         };
         // `main` first, so that its entry is node 1 as in the paper.
         let mut order: Vec<ProcId> = vec![prog.main];
@@ -115,6 +125,9 @@ impl<'p> Builder<'p> {
     fn proc(&mut self, p: ProcId) {
         self.cur = p;
         let info = &self.prog.procs[p];
+        self.targets.clear();
+        goto_targets(&info.body, &mut self.targets);
+        self.labels.clear();
         let entry = self.node(NodeKind::Skip { next: PENDING }, info.span, vec![]);
         self.procs[p].entry = entry;
         let mut holes = vec![Hole::Next(entry)];
@@ -133,6 +146,19 @@ impl<'p> Builder<'p> {
         let returns = std::mem::take(&mut self.pending_returns);
         for h in returns {
             self.patch(h, exit);
+        }
+        assert!(
+            self.pending_gotos.is_empty(),
+            "internal error: goto to a label that was not lowered: {:?}",
+            self.pending_gotos.keys().collect::<Vec<_>>()
+        );
+    }
+
+    /// A label that a `goto` jumps to now has node `n`.
+    fn define_label(&mut self, name: &str, n: NodeId) {
+        self.labels.insert(name.to_string(), n);
+        for h in self.pending_gotos.remove(name).unwrap_or_default() {
+            self.patch(h, n);
         }
     }
 
@@ -500,11 +526,50 @@ impl<'p> Builder<'p> {
                 let n = self.node(NodeKind::Skip { next: PENDING }, span, holes);
                 vec![Hole::Next(n)]
             }
-            StmtKind::Label { is_error: true, .. } | StmtKind::Error => {
+            StmtKind::Label {
+                name,
+                is_error: true,
+                stmt,
+            } => {
+                let n = self.node(NodeKind::Skip { next: ERROR_NODE }, span, holes);
+                if self.targets.contains(name) {
+                    self.define_label(name, n);
+                }
+                // Reaching the label is the error; a `goto` to a label inside its statement
+                // still runs that statement.
+                let mut inner = BTreeSet::new();
+                labels_in(std::slice::from_ref(stmt), &mut inner);
+                if inner.iter().any(|t| self.targets.contains(t)) {
+                    self.stmt(stmt, vec![])
+                } else {
+                    vec![]
+                }
+            }
+            StmtKind::Error => {
                 self.node(NodeKind::Skip { next: ERROR_NODE }, span, holes);
                 vec![]
             }
+            StmtKind::Label { name, stmt, .. } if self.targets.contains(name) => {
+                let n = self.node(NodeKind::Skip { next: PENDING }, span, holes);
+                self.define_label(name, n);
+                self.stmt(stmt, vec![Hole::Next(n)])
+            }
             StmtKind::Label { stmt, .. } => self.stmt(stmt, holes),
+            StmtKind::Goto(name) => {
+                match self.labels.get(name) {
+                    Some(&n) => {
+                        for h in holes {
+                            self.patch(h, n);
+                        }
+                    }
+                    None => self
+                        .pending_gotos
+                        .entry(name.clone())
+                        .or_default()
+                        .extend(holes),
+                }
+                vec![]
+            }
             StmtKind::Assert(c) => {
                 let c = self.pure(c.clone(), &mut holes, span);
                 let br = self.node(
@@ -682,6 +747,51 @@ impl<'p> Builder<'p> {
         ));
         *holes = out;
         Expr::Var(t)
+    }
+}
+
+/// The labels that `goto` statements in `ss` jump to (the labels nested in `ss` that need
+/// a node of their own).
+fn goto_targets(ss: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in ss {
+        match &s.kind {
+            StmtKind::Goto(l) => {
+                out.insert(l.clone());
+            }
+            StmtKind::If(_, t, e) => {
+                goto_targets(t, out);
+                goto_targets(e, out);
+            }
+            StmtKind::Loop { body, step, .. } => {
+                goto_targets(body, out);
+                goto_targets(step, out);
+            }
+            StmtKind::Label { stmt, .. } => goto_targets(std::slice::from_ref(stmt), out),
+            StmtKind::Block(b) => goto_targets(b, out),
+            _ => {}
+        }
+    }
+}
+
+/// The labels defined in `ss`.
+fn labels_in(ss: &[Stmt], out: &mut BTreeSet<String>) {
+    for s in ss {
+        match &s.kind {
+            StmtKind::Label { name, stmt, .. } => {
+                out.insert(name.clone());
+                labels_in(std::slice::from_ref(stmt), out);
+            }
+            StmtKind::If(_, t, e) => {
+                labels_in(t, out);
+                labels_in(e, out);
+            }
+            StmtKind::Loop { body, step, .. } => {
+                labels_in(body, out);
+                labels_in(step, out);
+            }
+            StmtKind::Block(b) => labels_in(b, out),
+            _ => {}
+        }
     }
 }
 

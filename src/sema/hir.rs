@@ -4,7 +4,9 @@
 
 use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, ProcId, VarId};
+use crate::syntax::ast::IntTy;
 use num_bigint::BigInt;
+use std::collections::BTreeMap;
 
 /// Where a scalar variable lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -432,6 +434,8 @@ pub enum StmtKind {
     Stop,
     /// A block.
     Block(Vec<Stmt>),
+    /// `goto L;`: a jump to the label `L` of the same procedure (sema checked it exists).
+    Goto(String),
 }
 
 /// A resolved program.
@@ -451,6 +455,12 @@ pub struct Program {
     pub ret: VarId,
     /// `main`.
     pub main: ProcId,
+    /// The declared C type of each scalar declared with an integer type (not temporaries).
+    /// Today's semantics only use its range ([`VarInfo::range`]); C's integer semantics
+    /// will use the type.
+    pub var_types: BTreeMap<VarId, IntTy>,
+    /// The declared C element type of each array.
+    pub array_types: BTreeMap<ArrayId, IntTy>,
 }
 
 /// Constant folding with the values of some variables known (`known(v)`): variables with

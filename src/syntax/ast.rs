@@ -35,9 +35,11 @@ pub enum Item {
     Func(FuncDef),
     /// A prototype `extern int f(int);` or `void g(void);` (no body).
     Proto(FuncProto),
+    /// `typedef ...;`: the names it declares, resolved to integer types where they are.
+    Typedef(Typedef),
     /// A top-level construct the parser recognised but lpmc does not model and that has
-    /// no effect on the verdict when unused (e.g. `typedef`, a `struct` declaration).
-    /// Kept as its source text for the pretty-printer.
+    /// no effect on the verdict when unused (a `struct` declaration, `_Static_assert`,
+    /// top-level `asm`). Kept as its source text for the pretty-printer.
     Other {
         /// What it is ("typedef", "struct declaration", ...).
         what: String,
@@ -48,25 +50,123 @@ pub enum Item {
     },
 }
 
+/// The rank of a C integer type (C11 §6.2.5), independent of signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IntKind {
+    /// `_Bool` (and `bool`).
+    Bool,
+    /// `char`.
+    Char,
+    /// `short`.
+    Short,
+    /// `int` (also `enum` types).
+    Int,
+    /// `long`.
+    Long,
+    /// `long long`.
+    LongLong,
+    /// `__int128`.
+    Int128,
+}
+
+/// A C integer type: its rank and signedness. Plain `char` is signed (gcc on x86); `_Bool`
+/// is unsigned. Its size depends on the data model (`sema::DataModel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct IntTy {
+    /// The rank.
+    pub kind: IntKind,
+    /// Whether the type is signed.
+    pub signed: bool,
+}
+
+impl IntTy {
+    /// `int`.
+    pub const INT: IntTy = IntTy {
+        kind: IntKind::Int,
+        signed: true,
+    };
+    /// `_Bool`.
+    pub const BOOL: IntTy = IntTy {
+        kind: IntKind::Bool,
+        signed: false,
+    };
+    /// A type of rank `kind`, signed unless `unsigned` (`_Bool` is always unsigned).
+    pub fn new(kind: IntKind, unsigned: bool) -> IntTy {
+        IntTy {
+            kind,
+            signed: !unsigned && kind != IntKind::Bool,
+        }
+    }
+}
+
+/// How an integer literal was written: its suffix and base decide its C type
+/// (C11 §6.4.4.1). The value itself is in [`ExprKind::Int`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct IntLit {
+    /// A `u`/`U` suffix.
+    pub unsigned: bool,
+    /// The number of `l`/`L` in the suffix (0, 1 or 2).
+    pub longs: u8,
+    /// Written in hex or octal (such literals may take unsigned types without `u`).
+    pub non_decimal: bool,
+}
+
 /// A C type as far as lpmc cares.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
-    /// `int`, `long`, `short`, `char`, `_Bool`, `unsigned ...`: mathematical integers.
-    /// `unsigned` values are never negative.
+    /// `int`, `long`, `short`, `char`, `_Bool`, `unsigned ...`, `enum` types and typedef
+    /// names of integer types. lpmc's integers are mathematical today; `unsigned` values
+    /// are never negative.
     Int {
-        /// `unsigned` (or `_Bool`): the value is `>= 0`.
-        unsigned: bool,
-        /// The spelling, e.g. `"unsigned int"`, for the pretty-printer.
+        /// The C type.
+        int: IntTy,
+        /// The spelling, e.g. `"unsigned int"` or `"size_t"`, for the pretty-printer.
         spelling: String,
     },
     /// `void`.
     Void,
-    /// A type outside the fragment (`float`, `double`, `struct s`, `int *`, a typedef
-    /// name, ...), spelled as in the source.
+    /// A type outside the fragment (`float`, `double`, `struct s`, a typedef name of
+    /// such a type, ...), spelled as in the source.
     Unsupported {
-        /// The spelling, e.g. `"float"` or `"int *"`.
+        /// The spelling, e.g. `"float"` or `"struct s"`.
         spelling: String,
     },
+}
+
+impl Ty {
+    /// The integer type, if this is one.
+    pub fn int(&self) -> Option<IntTy> {
+        match self {
+            Ty::Int { int, .. } => Some(*int),
+            _ => None,
+        }
+    }
+}
+
+/// One `enum` definition `enum E { A, B = 5, C }`: its constants are integer constants in
+/// the scope of the declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumDef {
+    /// The tag, if any.
+    pub name: Option<Ident>,
+    /// The constants in order, with their explicit values.
+    pub items: Vec<(Ident, Option<Expr>)>,
+    /// The specifier.
+    pub span: Span,
+}
+
+/// `typedef T n1, *n2, ...;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Typedef {
+    /// The declared names with their types: an integer type when the name denotes one,
+    /// else [`Ty::Unsupported`] spelled as the name.
+    pub names: Vec<(Ident, Ty)>,
+    /// `enum` definitions in the specifiers (`typedef enum { A, B } t;`).
+    pub enums: Vec<EnumDef>,
+    /// The source text, verbatim, for the pretty-printer.
+    pub text: String,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// Storage-class and qualifier words in front of a declaration.
@@ -87,8 +187,10 @@ pub struct Decl {
     pub storage: Storage,
     /// The base type.
     pub ty: Ty,
-    /// The declared names.
+    /// The declared names (none for a bare `enum E { ... };` or `struct s { ... };`).
     pub vars: Vec<VarDecl>,
+    /// `enum` definitions in the specifiers, whose constants come into scope here.
+    pub enums: Vec<EnumDef>,
     /// The whole declaration.
     pub span: Span,
 }
@@ -114,9 +216,11 @@ pub struct VarDecl {
 pub enum Init {
     /// `= e`
     Expr(Expr),
-    /// `= {e1, e2, ...}` (nested lists are unsupported and parse as `Expr` inside `List`
-    /// only one level deep).
+    /// `= {e1, e2, ...}`.
     List(Vec<Expr>, Span),
+    /// A nested or designated list `= {{1, 2}, [3] = 4, .f = 5}` (outside the fragment),
+    /// kept verbatim.
+    Nested(String, Span),
 }
 
 /// A procedure parameter.
@@ -192,6 +296,16 @@ pub enum AssignOp {
     Div,
     /// `%=`
     Mod,
+    /// `&=` (unsupported)
+    BitAnd,
+    /// `|=` (unsupported)
+    BitOr,
+    /// `^=` (unsupported)
+    BitXor,
+    /// `<<=` (unsupported)
+    Shl,
+    /// `>>=` (unsupported)
+    Shr,
 }
 
 /// The statement forms.
@@ -283,8 +397,35 @@ pub enum StmtKind {
         /// The labelled statement.
         stmt: Box<Stmt>,
     },
-    /// `goto L;` (unsupported by the engine; kept so it can be reported).
+    /// `goto L;`: a jump within the procedure.
     Goto(Ident),
+    /// `switch (e) s`.
+    Switch {
+        /// The controlling expression.
+        cond: Expr,
+        /// The body, with `case` and `default` labels inside.
+        body: Box<Stmt>,
+    },
+    /// `case e: s` (inside a `switch`).
+    Case {
+        /// The constant.
+        value: Expr,
+        /// The labelled statement.
+        stmt: Box<Stmt>,
+    },
+    /// `default: s` (inside a `switch`).
+    Default(Box<Stmt>),
+    /// A local `typedef`.
+    Typedef(Typedef),
+    /// A local function declaration `int f(int);`.
+    Proto(FuncProto),
+    /// A statement outside the fragment that the parser keeps verbatim (`asm`).
+    Other {
+        /// What it is.
+        what: String,
+        /// Its source text.
+        text: String,
+    },
 }
 
 /// Unary operators.
@@ -353,10 +494,9 @@ pub struct Expr {
 /// The expression forms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
-    /// An integer constant (decimal, hex or octal, suffixes `u`/`l` dropped; the spelling
-    /// is not kept: the pretty-printer prints decimal). Character constants `'a'` parse
-    /// to their code.
-    Int(BigInt),
+    /// An integer constant (decimal, hex or octal) with its suffix and base, which decide
+    /// its C type. Character constants `'a'` parse to their code (type `int`).
+    Int(BigInt, IntLit),
     /// A name. The identifier `u` stays a `Var` here; `sema` reads it as the undefined
     /// value unless a variable `u` is in scope.
     Var(Ident),
@@ -400,8 +540,9 @@ pub enum ExprKind {
         /// The arguments.
         args: Vec<Expr>,
     },
-    /// `(type) e`: a cast to an integer type is the identity (to `unsigned`, the value is
-    /// unchanged too: lpmc's integers are mathematical); other casts are unsupported.
+    /// `(type) e`: a cast to an integer type is the identity today (lpmc's integers are
+    /// mathematical), except to `_Bool`; a cast to `void` discards the value; other casts
+    /// are unsupported.
     Cast {
         /// Target type.
         ty: Ty,
@@ -414,8 +555,44 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// `*e` (unsupported).
     Deref(Box<Expr>),
-    /// `sizeof(e)` or `sizeof(type)`, kept as the operand's source text.
-    Sizeof(String),
+    /// `sizeof(type)`, `sizeof(type[N])`.
+    SizeofType {
+        /// The type.
+        ty: Ty,
+        /// Number of `*`.
+        pointer: u8,
+        /// Array dimensions of an abstract declarator `int[3]`.
+        dims: Vec<Expr>,
+    },
+    /// `sizeof e` (not evaluated).
+    SizeofExpr(Box<Expr>),
+    /// `l, r`: the comma operator (inside parentheses, conditions and `return`).
+    Comma {
+        /// Evaluated first, value discarded.
+        l: Box<Expr>,
+        /// Evaluated second; the value.
+        r: Box<Expr>,
+    },
+    /// A GNU statement expression `({ s1; ...; e; })`: the value is that of the last
+    /// expression statement. Holds the block.
+    StmtExpr(Box<Stmt>),
+    /// `e.f` or `e->f` (structs are outside the fragment).
+    Member {
+        /// The structure (or pointer).
+        base: Box<Expr>,
+        /// The field.
+        field: Ident,
+        /// `->`.
+        arrow: bool,
+    },
+    /// An expression form outside the fragment, kept verbatim: compound literals,
+    /// `_Generic`, `__builtin_offsetof`, calls through function pointers, ...
+    Other {
+        /// What it is.
+        what: String,
+        /// Its source text.
+        text: String,
+    },
     /// A string literal, with its escapes as written (between the quotes).
     Str(String),
     /// An assignment used as an expression, e.g. `a[i] = a[j] = 0` or `x = y++` inside

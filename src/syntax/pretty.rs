@@ -3,8 +3,8 @@
 //! from C's precedences. Also [`erase_spans`], for comparing trees modulo positions.
 
 use super::ast::{
-    AssignOp, BinOp, Decl, Expr, ExprKind, FuncProto, Init, Item, Param, Program, Stmt, StmtKind,
-    Storage, Ty, UnOp, VarDecl,
+    AssignOp, BinOp, Decl, EnumDef, Expr, ExprKind, FuncProto, Init, IntLit, Item, Param, Program,
+    Stmt, StmtKind, Storage, Ty, Typedef, UnOp, VarDecl,
 };
 use crate::diag::Span;
 use std::fmt::Write;
@@ -29,6 +29,10 @@ pub fn pretty(p: &Program) -> String {
                 out.push_str(&proto(&f.proto));
                 out.push(' ');
                 stmt_into(&mut out, &f.body, 0);
+            }
+            Item::Typedef(t) => {
+                out.push_str(&t.text);
+                out.push('\n');
             }
             Item::Other { text, .. } => {
                 out.push_str(text);
@@ -88,7 +92,7 @@ fn var_decl(v: &VarDecl) -> String {
         match d {
             Some(e) => {
                 out.push('[');
-                expr_into(&mut out, e, 0);
+                expr_into(&mut out, e, PREC_ASSIGN);
                 out.push(']');
             }
             None => out.push_str("[]"),
@@ -104,6 +108,10 @@ fn var_decl(v: &VarDecl) -> String {
             list_into(&mut out, es);
             out.push('}');
         }
+        Some(Init::Nested(text, _)) => {
+            out.push_str(" = ");
+            out.push_str(text);
+        }
         None => {}
     }
     out
@@ -112,6 +120,9 @@ fn var_decl(v: &VarDecl) -> String {
 /// A declaration without its `;`.
 fn decl(d: &Decl) -> String {
     let vars: Vec<String> = d.vars.iter().map(var_decl).collect();
+    if vars.is_empty() {
+        return format!("{}{}", storage(&d.storage), ty(&d.ty));
+    }
     format!("{}{} {}", storage(&d.storage), ty(&d.ty), vars.join(", "))
 }
 
@@ -317,6 +328,34 @@ fn stmt_into(out: &mut String, s: &Stmt, level: usize) {
         StmtKind::Goto(l) => {
             let _ = writeln!(out, "goto {};", l.name);
         }
+        StmtKind::Switch { cond, body } => {
+            out.push_str("switch (");
+            expr_into(out, cond, 0);
+            out.push(')');
+            body_into(out, body, level);
+        }
+        StmtKind::Case { value, stmt } => {
+            out.push_str("case ");
+            expr_into(out, value, PREC_COND);
+            out.push_str(": ");
+            stmt_into(out, stmt, level);
+        }
+        StmtKind::Default(stmt) => {
+            out.push_str("default: ");
+            stmt_into(out, stmt, level);
+        }
+        StmtKind::Typedef(t) => {
+            out.push_str(&t.text);
+            out.push('\n');
+        }
+        StmtKind::Proto(fp) => {
+            out.push_str(&proto(fp));
+            out.push_str(";\n");
+        }
+        StmtKind::Other { text, .. } => {
+            out.push_str(text);
+            out.push('\n');
+        }
     }
 }
 
@@ -341,6 +380,7 @@ fn trim_newline_after_block(out: &mut String) {
 }
 
 // Precedences: higher binds tighter.
+const PREC_COMMA: u8 = 0;
 const PREC_ASSIGN: u8 = 1;
 const PREC_COND: u8 = 2;
 const PREC_UNARY: u8 = 13;
@@ -379,11 +419,33 @@ fn assign_op(op: AssignOp) -> &'static str {
         AssignOp::Mul => "*=",
         AssignOp::Div => "/=",
         AssignOp::Mod => "%=",
+        AssignOp::BitAnd => "&=",
+        AssignOp::BitOr => "|=",
+        AssignOp::BitXor => "^=",
+        AssignOp::Shl => "<<=",
+        AssignOp::Shr => ">>=",
+    }
+}
+
+/// An integer literal in its base (decimal, or hex for hex and octal literals) with its
+/// suffix, so that it reads back with the same C type.
+fn int_into(out: &mut String, v: &num_bigint::BigInt, lit: IntLit) {
+    if lit.non_decimal && v.sign() != num_bigint::Sign::Minus {
+        let _ = write!(out, "0x{v:x}");
+    } else {
+        let _ = write!(out, "{v}");
+    }
+    if lit.unsigned {
+        out.push('u');
+    }
+    for _ in 0..lit.longs.min(2) {
+        out.push('l');
     }
 }
 
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
+        ExprKind::Comma { .. } => PREC_COMMA,
         ExprKind::Assign { .. } => PREC_ASSIGN,
         ExprKind::Cond { .. } => PREC_COND,
         ExprKind::Binary { op, .. } => binop(*op).1,
@@ -391,10 +453,15 @@ fn prec(e: &Expr) -> u8 {
         | ExprKind::Cast { .. }
         | ExprKind::AddrOf(_)
         | ExprKind::Deref(_)
-        | ExprKind::Sizeof(_) => PREC_UNARY,
+        | ExprKind::SizeofType { .. }
+        | ExprKind::SizeofExpr(_) => PREC_UNARY,
         ExprKind::IncDec { prefix: true, .. } => PREC_UNARY,
-        ExprKind::Int(v) if v.sign() == num_bigint::Sign::Minus => PREC_UNARY,
-        ExprKind::Index { .. } | ExprKind::Call { .. } | ExprKind::IncDec { .. } => PREC_POSTFIX,
+        ExprKind::Int(v, _) if v.sign() == num_bigint::Sign::Minus => PREC_UNARY,
+        ExprKind::Index { .. }
+        | ExprKind::Call { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Member { .. }
+        | ExprKind::Other { .. } => PREC_POSTFIX,
         _ => PREC_PRIMARY,
     }
 }
@@ -440,14 +507,12 @@ fn expr_into(out: &mut String, e: &Expr, min: u8) {
         return;
     }
     match &e.kind {
-        ExprKind::Int(v) => {
-            let _ = write!(out, "{v}");
-        }
+        ExprKind::Int(v, lit) => int_into(out, v, *lit),
         ExprKind::Var(id) => out.push_str(&id.name),
         ExprKind::Index { base, index } => {
             expr_into(out, base, PREC_POSTFIX);
             out.push('[');
-            expr_into(out, index, 0);
+            expr_into(out, index, PREC_COMMA);
             out.push(']');
         }
         ExprKind::Unary { op, e } => {
@@ -496,9 +561,47 @@ fn expr_into(out: &mut String, e: &Expr, min: u8) {
             out.push('*');
             operand_into(out, e);
         }
-        ExprKind::Sizeof(text) => {
-            let _ = write!(out, "sizeof({text})");
+        ExprKind::SizeofType {
+            ty: t,
+            pointer,
+            dims,
+        } => {
+            out.push_str("sizeof(");
+            out.push_str(ty(t));
+            if *pointer > 0 {
+                out.push(' ');
+                out.push_str(&stars(*pointer));
+            }
+            for d in dims {
+                out.push('[');
+                expr_into(out, d, PREC_ASSIGN);
+                out.push(']');
+            }
+            out.push(')');
         }
+        ExprKind::SizeofExpr(e) => {
+            out.push_str("sizeof ");
+            operand_into(out, e);
+        }
+        ExprKind::Comma { l, r } => {
+            expr_into(out, l, PREC_COMMA);
+            out.push_str(", ");
+            expr_into(out, r, PREC_ASSIGN);
+        }
+        ExprKind::StmtExpr(block) => {
+            out.push('(');
+            stmt_into(out, block, 0);
+            while out.ends_with('\n') {
+                out.pop();
+            }
+            out.push(')');
+        }
+        ExprKind::Member { base, field, arrow } => {
+            expr_into(out, base, PREC_POSTFIX);
+            out.push_str(if *arrow { "->" } else { "." });
+            out.push_str(&field.name);
+        }
+        ExprKind::Other { text, .. } => out.push_str(text),
         ExprKind::Str(s) => {
             let _ = write!(out, "\"{s}\"");
         }
@@ -524,7 +627,29 @@ pub fn erase_spans(p: &mut Program) {
                 erase_stmt(&mut f.body);
             }
             Item::Proto(fp) => erase_proto(fp),
+            Item::Typedef(t) => erase_typedef(t),
             Item::Other { span, .. } => *span = Span::default(),
+        }
+    }
+}
+
+fn erase_typedef(t: &mut Typedef) {
+    t.span = Span::default();
+    for (n, _) in &mut t.names {
+        n.span = Span::default();
+    }
+    t.enums.iter_mut().for_each(erase_enum);
+}
+
+fn erase_enum(d: &mut EnumDef) {
+    d.span = Span::default();
+    if let Some(n) = &mut d.name {
+        n.span = Span::default();
+    }
+    for (n, v) in &mut d.items {
+        n.span = Span::default();
+        if let Some(e) = v {
+            erase_expr(e);
         }
     }
 }
@@ -542,6 +667,7 @@ fn erase_proto(p: &mut FuncProto) {
 
 fn erase_decl(d: &mut Decl) {
     d.span = Span::default();
+    d.enums.iter_mut().for_each(erase_enum);
     for v in &mut d.vars {
         v.span = Span::default();
         v.name.span = Span::default();
@@ -554,6 +680,7 @@ fn erase_decl(d: &mut Decl) {
                 *span = Span::default();
                 es.iter_mut().for_each(erase_expr);
             }
+            Some(Init::Nested(_, span)) => *span = Span::default(),
             None => {}
         }
     }
@@ -601,7 +728,19 @@ fn erase_stmt(s: &mut Stmt) {
             erase_stmt(stmt);
         }
         StmtKind::Goto(l) => l.span = Span::default(),
-        StmtKind::Break
+        StmtKind::Switch { cond, body } => {
+            erase_expr(cond);
+            erase_stmt(body);
+        }
+        StmtKind::Case { value, stmt } => {
+            erase_expr(value);
+            erase_stmt(stmt);
+        }
+        StmtKind::Default(stmt) => erase_stmt(stmt),
+        StmtKind::Typedef(t) => erase_typedef(t),
+        StmtKind::Proto(fp) => erase_proto(fp),
+        StmtKind::Other { .. }
+        | StmtKind::Break
         | StmtKind::Continue
         | StmtKind::Return(None)
         | StmtKind::Skip
@@ -621,8 +760,15 @@ fn erase_expr(e: &mut Expr) {
         | ExprKind::Cast { e, .. }
         | ExprKind::AddrOf(e)
         | ExprKind::Deref(e)
-        | ExprKind::IncDec { e, .. } => erase_expr(e),
-        ExprKind::Binary { l, r, .. } => {
+        | ExprKind::IncDec { e, .. }
+        | ExprKind::SizeofExpr(e) => erase_expr(e),
+        ExprKind::Member { base, field, .. } => {
+            erase_expr(base);
+            field.span = Span::default();
+        }
+        ExprKind::StmtExpr(s) => erase_stmt(s),
+        ExprKind::SizeofType { dims, .. } => dims.iter_mut().for_each(erase_expr),
+        ExprKind::Comma { l, r } | ExprKind::Binary { l, r, .. } => {
             erase_expr(l);
             erase_expr(r);
         }
@@ -639,6 +785,6 @@ fn erase_expr(e: &mut Expr) {
             erase_expr(lhs);
             erase_expr(rhs);
         }
-        ExprKind::Int(_) | ExprKind::Sizeof(_) | ExprKind::Str(_) | ExprKind::Float(_) => {}
+        ExprKind::Int(..) | ExprKind::Str(_) | ExprKind::Float(_) | ExprKind::Other { .. } => {}
     }
 }

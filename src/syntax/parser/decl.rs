@@ -1,283 +1,35 @@
-//! Declarations: types and qualifiers, declarators, initialisers, parameters, and the
-//! top-level items (globals, prototypes, procedure definitions, typedefs, struct
-//! declarations) of ARCHITECTURE.md §3.
+//! Declarators and declarations: pointers, array dimensions, parenthesised (function
+//! pointer) declarators, initialisers, local declarations and prototypes, typedefs, and
+//! parameter lists.
 
 use super::lexer::{Kw, Tok, P};
+use super::types::{is_ptr_qualifier, Specs};
 use super::{expect, expected, expected_help, fail, punct, Ctx, Toks, R};
 use crate::diag::Span;
 use crate::syntax::ast::{
-    Decl, FuncDef, FuncProto, Ident, Init, Item, Param, Program, Storage, Ty, VarDecl,
+    Decl, Expr, FuncProto, Ident, Init, Param, StmtKind, Storage, Ty, Typedef, VarDecl,
 };
 use nom::multi::separated_list1;
 use nom::Parser;
 
-/// Declaration specifiers: storage, the base type, and whether `typedef` was among them.
-pub(super) struct Specs {
-    storage: Storage,
-    ty: Ty,
-    is_typedef: bool,
-    /// Whether the type was a `struct`/`union`/`enum` specifier.
-    tagged: bool,
-}
-
-/// Keywords that can start a type or declaration.
-fn is_spec_kw(k: Kw) -> bool {
-    use Kw::*;
-    matches!(
-        k,
-        Char | Const
-            | Double
-            | Enum
-            | Extern
-            | Float
-            | Inline
-            | Int
-            | Long
-            | Register
-            | Restrict
-            | Short
-            | Signed
-            | Static
-            | Struct
-            | Typedef
-            | Union
-            | Unsigned
-            | Void
-            | Volatile
-            | Bool
-            | Complex
-            | Noreturn
-            | Atomic
-            | ThreadLocal
-            | Auto
-            | Attribute
-            | Attribute2
-            | Extension
-            | Restrict2
-            | Restrict3
-            | Inline2
-            | Inline3
-            | Const2
-            | Volatile2
-            | Signed2
-    )
-}
-
-/// The tokens one `*` may be followed by in a declarator (qualifiers, dropped).
-fn is_ptr_qualifier(k: Kw) -> bool {
-    matches!(
-        k,
-        Kw::Const
-            | Kw::Const2
-            | Kw::Volatile
-            | Kw::Volatile2
-            | Kw::Restrict
-            | Kw::Restrict2
-            | Kw::Restrict3
-    )
+/// A declarator's name and shape.
+pub(super) struct Declarator {
+    pub(super) name: Ident,
+    pub(super) pointer: u8,
+    /// Written with parentheses (`(*f)(int)`, `(*a)[3]`): a pointer of some kind.
+    pub(super) paren: bool,
 }
 
 impl<'a> Ctx<'a> {
-    fn is_typedef_name(&self, name: &str) -> bool {
-        self.typedefs.borrow().contains(name)
-    }
-
-    /// Whether `i` starts a type name (for casts). With `loose`, an unknown identifier
-    /// followed by an identifier counts as a typedef name.
-    pub(super) fn starts_type(&self, i: Toks<'a>, loose: bool) -> bool {
-        match &i.peek().tok {
-            Tok::Kw(k) => {
-                is_spec_kw(*k)
-                    && !matches!(
-                        k,
-                        Kw::Extern | Kw::Static | Kw::Typedef | Kw::Register | Kw::Auto
-                    )
-            }
-            Tok::Ident(name) => {
-                self.is_typedef_name(name) || (loose && matches!(i.nth(1).tok, Tok::Ident(_)))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether a statement starting at `i` is a declaration.
-    pub(super) fn starts_decl(&self, i: Toks<'a>) -> bool {
-        match &i.peek().tok {
-            Tok::Kw(k) => is_spec_kw(*k),
-            Tok::Ident(name) => {
-                !matches!(i.nth(1).tok, Tok::P(P::Colon))
-                    && (self.is_typedef_name(name) || matches!(i.nth(1).tok, Tok::Ident(_)))
-            }
-            _ => false,
-        }
-    }
-
-    /// Skip `__attribute__((...))`; returns its span.
-    fn attribute(&self, i: Toks<'a>) -> R<'a, Span> {
-        let start = i;
-        let j = i.next();
-        if !j.is(P::LParen) {
-            return expected(j, "`(`", " after `__attribute__`");
-        }
-        let (j, _) = self.balanced(j)?;
-        Ok((j, self.span(start, j)))
-    }
-
-    /// Skip any `__attribute__((...))` clauses, returning their verbatim texts.
-    fn attributes(&self, mut i: Toks<'a>) -> R<'a, Vec<String>> {
-        let mut out = Vec::new();
-        while i.is_kw(Kw::Attribute) || i.is_kw(Kw::Attribute2) {
-            let (j, span) = self.attribute(i)?;
-            out.push(self.text(span).to_string());
-            i = j;
-        }
-        Ok((i, out))
-    }
-
-    /// Declaration specifiers. With `loose`, a leading unknown identifier is a type name
-    /// when an identifier or `*` follows it.
-    pub(super) fn specs(&self, i: Toks<'a>, loose: bool) -> R<'a, Specs> {
-        let start = i;
-        let mut i = i;
-        let mut storage = Storage::default();
-        let mut words: Vec<String> = Vec::new();
-        let mut ints: Vec<&'static str> = Vec::new();
-        let (mut named, mut tagged, mut is_typedef, mut unsupported) = (false, false, false, false);
-        loop {
-            let t = i.peek();
-            match &t.tok {
-                Tok::Kw(Kw::Extern) => storage.is_extern = true,
-                Tok::Kw(Kw::Static) => storage.is_static = true,
-                Tok::Kw(Kw::Const | Kw::Const2) => storage.is_const = true,
-                Tok::Kw(Kw::Typedef) => is_typedef = true,
-                Tok::Kw(
-                    Kw::Volatile
-                    | Kw::Volatile2
-                    | Kw::Inline
-                    | Kw::Inline2
-                    | Kw::Inline3
-                    | Kw::Register
-                    | Kw::Auto
-                    | Kw::Restrict
-                    | Kw::Restrict2
-                    | Kw::Restrict3
-                    | Kw::Extension
-                    | Kw::Noreturn
-                    | Kw::ThreadLocal
-                    | Kw::Atomic,
-                ) => {}
-                Tok::Kw(Kw::Attribute | Kw::Attribute2) => {
-                    i = self.attribute(i)?.0;
-                    continue;
-                }
-                Tok::Kw(
-                    k @ (Kw::Int
-                    | Kw::Long
-                    | Kw::Short
-                    | Kw::Char
-                    | Kw::Bool
-                    | Kw::Signed
-                    | Kw::Unsigned),
-                ) if !named && (*k == Kw::Long || !ints.contains(&k.text())) => {
-                    ints.push(k.text());
-                    words.push(k.text().to_string());
-                }
-                Tok::Kw(Kw::Signed2) if !named => {
-                    ints.push("signed");
-                    words.push("signed".to_string());
-                }
-                Tok::Kw(k @ (Kw::Void | Kw::Float | Kw::Double | Kw::Complex))
-                    if !named && !words.iter().any(|w| w == k.text()) =>
-                {
-                    words.push(k.text().to_string());
-                    unsupported |= *k != Kw::Void;
-                }
-                Tok::Kw(Kw::Struct | Kw::Union | Kw::Enum) if !named && words.is_empty() => {
-                    let (j, span) = self.tagged(i)?;
-                    words.push(self.text(span).to_string());
-                    (named, tagged) = (true, true);
-                    i = j;
-                    continue;
-                }
-                Tok::Ident(name) if !named && words.is_empty() => {
-                    let next = &i.nth(1).tok;
-                    let follows =
-                        matches!(next, Tok::Ident(_)) || (loose && matches!(next, Tok::P(P::Star)));
-                    if !(self.is_typedef_name(name) || follows) {
-                        break;
-                    }
-                    words.push(name.clone());
-                    named = true;
-                }
-                _ => break,
-            }
-            i = i.next();
-        }
-        if words.is_empty() {
-            return expected_help(i, "a type", "", "lpmc does not accept C89's implicit `int`");
-        }
-        let spelling = words.join(" ");
-        let ty = if named || unsupported || (words.iter().any(|w| w == "void") && words.len() > 1) {
-            Ty::Unsupported { spelling }
-        } else if words.len() == 1 && words[0] == "void" {
-            Ty::Void
-        } else {
-            let unsigned = ints.iter().any(|w| *w == "unsigned" || *w == "_Bool");
-            Ty::Int { unsigned, spelling }
-        };
-        let _ = start;
-        Ok((
-            i,
-            Specs {
-                storage,
-                ty,
-                is_typedef,
-                tagged,
-            },
-        ))
-    }
-
-    /// `struct X`, `struct X { ... }`, `struct { ... }` (also union, enum): its span.
-    fn tagged(&self, i: Toks<'a>) -> R<'a, Span> {
-        let start = i;
-        let mut j = i.next();
-        j = self.attributes(j)?.0;
-        let named = matches!(j.peek().tok, Tok::Ident(_));
-        if named {
-            j = j.next();
-        }
-        if j.is(P::LBrace) {
-            let mut depth = 0usize;
-            loop {
-                match &j.peek().tok {
-                    Tok::P(P::LBrace) => depth += 1,
-                    Tok::P(P::RBrace) => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            j = j.next();
-                            break;
-                        }
-                    }
-                    Tok::Eof => return expected(j, "`}`", " to close the body"),
-                    _ => {}
-                }
-                j = j.next();
-            }
-        } else if !named {
-            return expected(j, "a name or `{`", " after `struct`, `union` or `enum`");
-        }
-        Ok((j, self.span(start, j)))
-    }
-
-    /// A type name in a cast: specifiers and `*`s.
+    /// A type name in a cast or `sizeof`: specifiers and `*`s.
     pub(super) fn type_name(&self, i: Toks<'a>) -> R<'a, (Ty, u8)> {
         let (i, specs) = self.specs(i, false)?;
         let (i, pointer) = self.pointers(i)?;
         Ok((i, (specs.ty, pointer)))
     }
 
-    /// A run of `*` (each possibly followed by qualifiers).
-    fn pointers(&self, mut i: Toks<'a>) -> R<'a, u8> {
+    /// A run of `*` (each possibly followed by qualifiers and attributes).
+    pub(super) fn pointers(&self, mut i: Toks<'a>) -> R<'a, u8> {
         let mut n: u8 = 0;
         while i.is(P::Star) {
             if n == u8::MAX {
@@ -286,34 +38,103 @@ impl<'a> Ctx<'a> {
             }
             n += 1;
             i = i.next();
-            while matches!(i.peek().tok, Tok::Kw(k) if is_ptr_qualifier(k)) {
-                i = i.next();
+            loop {
+                match i.peek().tok {
+                    Tok::Kw(k) if is_ptr_qualifier(k) => i = i.next(),
+                    Tok::Kw(Kw::Attribute | Kw::Attribute2) => i = self.attribute(i)?.0,
+                    _ => break,
+                }
             }
         }
         Ok((i, n))
     }
 
-    /// The name of a declarator, with a good message if it is missing.
-    fn declarator_name(&self, i: Toks<'a>) -> R<'a, Ident> {
+    /// Skip a balanced `[ ... ]` group.
+    fn skip_brackets(&self, mut i: Toks<'a>) -> R<'a, ()> {
+        let mut depth = 0usize;
+        loop {
+            match &i.peek().tok {
+                Tok::P(P::LBracket) => depth += 1,
+                Tok::P(P::RBracket) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Ok((i.next(), ()));
+                    }
+                }
+                Tok::Eof | Tok::P(P::Semi | P::LBrace | P::RBrace) => {
+                    return expected(i, "`]`", " in array declarator")
+                }
+                _ => {}
+            }
+            i = i.next();
+        }
+    }
+
+    /// A parenthesised declarator `(*name)(params)`, `(*name)[N]`, `(name)` at `i` (at
+    /// its `(`): the name (if any: abstract declarators have none), after skipping the
+    /// parameter lists and dimensions that follow.
+    fn paren_declarator(&self, i: Toks<'a>) -> R<'a, Option<Ident>> {
+        let (mut j, inner) = self.balanced(i)?;
+        let name = self
+            .toks
+            .iter()
+            .skip(i.pos)
+            .take(j.pos - i.pos)
+            .find_map(|t| match &t.tok {
+                Tok::Ident(n) if t.span.start >= inner.start && t.span.end <= inner.end => {
+                    Some(Ident {
+                        name: n.clone(),
+                        span: t.span,
+                    })
+                }
+                _ => None,
+            });
+        loop {
+            if j.is(P::LParen) {
+                j = self.balanced(j)?.0;
+            } else if j.is(P::LBracket) {
+                j = self.skip_brackets(j)?.0;
+            } else {
+                return Ok((j, name));
+            }
+        }
+    }
+
+    /// Pointers and the name of a declarator (plain or parenthesised).
+    pub(super) fn declarator(&self, i: Toks<'a>) -> R<'a, Declarator> {
+        let (i, pointer) = self.pointers(i)?;
         match &i.peek().tok {
             Tok::Ident(name) => Ok((
                 i.next(),
-                Ident {
-                    name: name.clone(),
-                    span: i.peek().span,
+                Declarator {
+                    name: Ident {
+                        name: name.clone(),
+                        span: i.peek().span,
+                    },
+                    pointer,
+                    paren: false,
                 },
             )),
             Tok::P(P::LParen) => {
-                let msg =
-                    "parenthesised declarators (function pointers) are not supported".to_string();
-                fail(i, i.peek().span, msg, "unsupported declarator", None)
+                let (j, name) = self.paren_declarator(i)?;
+                match name {
+                    Some(name) => Ok((
+                        j,
+                        Declarator {
+                            name,
+                            pointer: pointer.max(1),
+                            paren: true,
+                        },
+                    )),
+                    None => expected(i.next(), "identifier", " in declaration"),
+                }
             }
             _ => expected(i, "identifier", " in declaration"),
         }
     }
 
     /// Array dimensions `[e]` / `[]` after a declarator name.
-    fn dims(&self, mut i: Toks<'a>) -> R<'a, Vec<Option<crate::syntax::ast::Expr>>> {
+    pub(super) fn dims(&self, mut i: Toks<'a>) -> R<'a, Vec<Option<Expr>>> {
         let mut dims = Vec::new();
         while i.is(P::LBracket) {
             let _g = self.enter(i)?;
@@ -330,7 +151,7 @@ impl<'a> Ctx<'a> {
         Ok((i, dims))
     }
 
-    /// `= e` or `= {e, ...}`.
+    /// `= e` or `= {e, ...}`; nested and designated lists are kept verbatim.
     fn initializer(&self, i: Toks<'a>) -> R<'a, Init> {
         if !i.is(P::LBrace) {
             let (j, e) = self.assign_expr(i)?;
@@ -341,14 +162,9 @@ impl<'a> Ctx<'a> {
         let mut items = Vec::new();
         while !j.is(P::RBrace) {
             if j.is(P::LBrace) || j.is(P::Dot) || j.is(P::LBracket) {
-                let msg = "nested or designated initialisers are not supported".to_string();
-                return fail(
-                    j,
-                    j.peek().span,
-                    msg,
-                    "only a flat list `{e1, e2, ...}` is supported",
-                    None,
-                );
+                let (k, _) = self.skip_braces(start)?;
+                let span = self.span(start, k);
+                return Ok((k, Init::Nested(self.text(span).to_string(), span)));
             }
             let (k, e) = self.assign_expr(j)?;
             items.push(e);
@@ -364,8 +180,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// One variable declarator after the name: dimensions, attributes, initialiser.
-    fn var_rest(&self, from: Toks<'a>, i: Toks<'a>, pointer: u8, name: Ident) -> R<'a, VarDecl> {
-        let (i, dims) = self.dims(i)?;
+    pub(super) fn var_rest(&self, from: Toks<'a>, i: Toks<'a>, d: Declarator) -> R<'a, VarDecl> {
+        let (i, dims) = if d.paren {
+            (i, Vec::new())
+        } else {
+            self.dims(i)?
+        };
         let (mut i, _) = self.attributes(i)?;
         let mut init = None;
         if i.is(P::Assign) {
@@ -376,8 +196,8 @@ impl<'a> Ctx<'a> {
         Ok((
             i,
             VarDecl {
-                name,
-                pointer,
+                name: d.name,
+                pointer: d.pointer,
                 dims,
                 init,
                 span: self.span(from, i),
@@ -388,54 +208,191 @@ impl<'a> Ctx<'a> {
     /// A whole variable declarator.
     fn var_decl(&self, i: Toks<'a>) -> R<'a, VarDecl> {
         let from = i;
-        let (i, pointer) = self.pointers(i)?;
-        let (i, name) = self.declarator_name(i)?;
+        let (i, d) = self.declarator(i)?;
         if i.is(P::LParen) {
             let msg = "a function cannot be declared here".to_string();
             return fail(
                 i,
-                name.span,
+                d.name.span,
                 msg,
                 "function declarator",
-                Some("declare procedures at top level"),
+                Some("declare a procedure in its own declaration"),
             );
         }
-        self.var_rest(from, i, pointer, name)
+        self.var_rest(from, i, d)
     }
 
-    /// A local declaration `int x, a[3] = {...};` (a statement).
-    pub(super) fn local_decl(&self, i: Toks<'a>) -> R<'a, Decl> {
+    /// A local declaration statement: `int x, a[3] = {...};`, a typedef, a bare
+    /// `enum`/`struct` declaration, or a function prototype.
+    pub(super) fn local_decl(&self, i: Toks<'a>) -> R<'a, StmtKind> {
         let start = i;
-        if i.is_kw(Kw::Typedef) {
-            let msg = "local typedefs are not supported".to_string();
-            return fail(
-                i,
-                i.peek().span,
-                msg,
-                "typedef inside a procedure",
-                Some("move it to top level"),
-            );
-        }
         let (i, specs) = self.specs(i, true)?;
-        if i.is(P::Semi) && specs.tagged {
-            let msg = "local struct, union or enum declarations are not supported".to_string();
-            return fail(i, self.span(start, i), msg, "move it to top level", None);
+        if specs.is_typedef {
+            let (j, t) = self.typedef_rest(start, i, specs)?;
+            return Ok((j, StmtKind::Typedef(t)));
         }
-        let (i, vars) = separated_list1(punct(P::Comma), |i| self.var_decl(i)).parse(i)?;
-        let (i, _) = expect(i, P::Semi, "`;`", " after declaration")?;
+        if i.is(P::Semi) && specs.tagged {
+            let j = i.next();
+            return Ok((j, StmtKind::Decl(bare_decl(specs, self.span(start, j)))));
+        }
+        // A function prototype `int f(int);` inside a body.
+        let (j, d) = self.declarator(i)?;
+        if j.is(P::LParen) && !d.paren {
+            let (k, (params, void_params, variadic)) = self.params(j.next())?;
+            let (k, attributes) = self.attributes(k)?;
+            let (k, _) = expect(k, P::Semi, "`;`", " after function declaration")?;
+            let proto = FuncProto {
+                storage: specs.storage,
+                ret: specs.ty,
+                ret_pointer: d.pointer,
+                name: d.name,
+                params,
+                void_params,
+                variadic,
+                attributes,
+                span: self.span(start, k),
+            };
+            return Ok((k, StmtKind::Proto(proto)));
+        }
+        let (j, first) = self.var_rest(i, j, d)?;
+        let mut vars = vec![first];
+        let (j, more) = if j.is(P::Comma) {
+            separated_list1(punct(P::Comma), |i| self.var_decl(i)).parse(j.next())?
+        } else {
+            (j, Vec::new())
+        };
+        vars.extend(more);
+        let (j, _) = expect(j, P::Semi, "`;`", " after declaration")?;
         Ok((
-            i,
-            Decl {
+            j,
+            StmtKind::Decl(Decl {
                 storage: specs.storage,
                 ty: specs.ty,
                 vars,
-                span: self.span(start, i),
+                enums: specs.enums,
+                span: self.span(start, j),
+            }),
+        ))
+    }
+
+    /// The declarators of a `typedef` after its specifiers, up to and including `;`.
+    /// Names of plain integer types resolve to them; any other shape is unsupported. A
+    /// typedef whose declarators do not parse here (unusual function types) is skipped to
+    /// its `;`, and the names it declares are recorded as unsupported types.
+    pub(super) fn typedef_rest(
+        &self,
+        start: Toks<'a>,
+        i: Toks<'a>,
+        specs: Specs,
+    ) -> R<'a, Typedef> {
+        let structured = || -> R<'a, Vec<(Ident, Ty)>> {
+            let mut names = Vec::new();
+            let mut j = i;
+            loop {
+                let (k, d) = self.declarator(j)?;
+                let (k, dims) = if d.paren {
+                    (k, Vec::new())
+                } else {
+                    self.dims(k)?
+                };
+                let (k, is_fn) = if k.is(P::LParen) {
+                    (self.balanced(k)?.0, true)
+                } else {
+                    (k, false)
+                };
+                let (k, _) = self.attributes(k)?;
+                let ty = match &specs.ty {
+                    Ty::Int { int, .. } if d.pointer == 0 && dims.is_empty() && !is_fn => Ty::Int {
+                        int: *int,
+                        spelling: d.name.name.clone(),
+                    },
+                    _ => Ty::Unsupported {
+                        spelling: d.name.name.clone(),
+                    },
+                };
+                names.push((d.name, ty));
+                if k.is(P::Comma) {
+                    j = k.next();
+                } else {
+                    let (k, _) = expect(k, P::Semi, "`;`", " after typedef")?;
+                    return Ok((k, names));
+                }
+            }
+        };
+        let (j, names) = match structured() {
+            Ok(r) => r,
+            Err(_) => {
+                let (j, _) = self.skip_to_semi(i, " after typedef")?;
+                (j, self.typedef_names(i, j))
+            }
+        };
+        for (n, ty) in &names {
+            self.define_typedef(&n.name, ty.clone());
+        }
+        let span = self.span(start, j);
+        Ok((
+            j,
+            Typedef {
+                names,
+                enums: specs.enums,
+                text: self.text(span).to_string(),
+                span,
             },
         ))
     }
 
+    /// Skip a construct up to and including its `;`, balancing brackets.
+    pub(super) fn skip_to_semi(&self, mut i: Toks<'a>, after: &'static str) -> R<'a, ()> {
+        let mut depth = 0usize;
+        loop {
+            match &i.peek().tok {
+                Tok::P(P::LParen | P::LBracket | P::LBrace) => depth += 1,
+                Tok::P(P::RParen | P::RBracket | P::RBrace) => depth = depth.saturating_sub(1),
+                Tok::P(P::Semi) if depth == 0 => return Ok((i.next(), ())),
+                Tok::Eof => return expected(i, "`;`", after),
+                _ => {}
+            }
+            i = i.next();
+        }
+    }
+
+    /// The names a skipped `typedef` between `from` and `to` declares (as unsupported).
+    fn typedef_names(&self, from: Toks<'a>, to: Toks<'a>) -> Vec<(Ident, Ty)> {
+        let toks = &self.toks[from.pos..to.pos];
+        let mut depth = 0usize;
+        let mut out = Vec::new();
+        for (k, t) in toks.iter().enumerate() {
+            match &t.tok {
+                Tok::P(P::LParen | P::LBracket | P::LBrace) => depth += 1,
+                Tok::P(P::RParen | P::RBracket | P::RBrace) => depth = depth.saturating_sub(1),
+                Tok::Ident(name) => {
+                    let next = toks.get(k + 1).map(|t| &t.tok);
+                    let prev = k.checked_sub(1).and_then(|p| toks.get(p)).map(|t| &t.tok);
+                    let ends = matches!(
+                        next,
+                        Some(Tok::P(P::Semi | P::Comma | P::LBracket))
+                            | Some(Tok::Kw(Kw::Attribute))
+                    );
+                    let fn_ptr = prev == Some(&Tok::P(P::Star)) && next == Some(&Tok::P(P::RParen));
+                    if (depth == 0 && ends) || fn_ptr {
+                        let id = Ident {
+                            name: name.clone(),
+                            span: t.span,
+                        };
+                        let ty = Ty::Unsupported {
+                            spelling: name.clone(),
+                        };
+                        out.push((id, ty));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Parameters after `(`, up to and including `)`.
-    fn params(&self, i: Toks<'a>) -> R<'a, (Vec<Param>, bool, bool)> {
+    pub(super) fn params(&self, i: Toks<'a>) -> R<'a, (Vec<Param>, bool, bool)> {
         if i.is(P::RParen) {
             return Ok((i.next(), (Vec::new(), false, false)));
         }
@@ -454,7 +411,7 @@ impl<'a> Ctx<'a> {
                 return expected_help(i, "a parameter type", "", "write parameters as `int x`");
             }
             let (j, specs) = self.specs(i, true).or_else(|_| self.unknown_type(i))?;
-            let (j, pointer) = self.pointers(j)?;
+            let (j, mut pointer) = self.pointers(j)?;
             let (mut j, name) = match &j.peek().tok {
                 Tok::Ident(n) => (
                     j.next(),
@@ -464,25 +421,16 @@ impl<'a> Ctx<'a> {
                     }),
                 ),
                 Tok::P(P::LParen) => {
-                    let msg = "function pointer parameters are not supported".to_string();
-                    return fail(j, j.peek().span, msg, "unsupported declarator", None);
+                    let (k, name) = self.paren_declarator(j)?;
+                    pointer = pointer.max(1);
+                    (k, name)
                 }
                 _ => (j, None),
             };
             let mut is_array = false;
             while j.is(P::LBracket) {
                 is_array = true;
-                let mut k = j.next();
-                while !k.is(P::RBracket) {
-                    if matches!(
-                        k.peek().tok,
-                        Tok::Eof | Tok::P(P::Semi | P::LBrace | P::RBrace)
-                    ) {
-                        return expected(k, "`]`", " in array parameter");
-                    }
-                    k = k.next();
-                }
-                j = k.next();
+                j = self.skip_brackets(j)?.0;
             }
             let (j, _) = self.attributes(j)?;
             params.push(Param {
@@ -516,199 +464,22 @@ impl<'a> Ctx<'a> {
                         ty,
                         is_typedef: false,
                         tagged: false,
+                        enums: Vec::new(),
                     },
                 ))
             }
             _ => expected(i, "a parameter type", ""),
         }
     }
+}
 
-    /// Skip a top-level construct up to and including its `;`, balancing brackets.
-    fn skip_to_semi(&self, mut i: Toks<'a>, after: &'static str) -> R<'a, ()> {
-        let mut depth = 0usize;
-        loop {
-            match &i.peek().tok {
-                Tok::P(P::LParen | P::LBracket | P::LBrace) => depth += 1,
-                Tok::P(P::RParen | P::RBracket | P::RBrace) => depth = depth.saturating_sub(1),
-                Tok::P(P::Semi) if depth == 0 => return Ok((i.next(), ())),
-                Tok::Eof => return expected(i, "`;`", after),
-                _ => {}
-            }
-            i = i.next();
-        }
-    }
-
-    /// Record the names a `typedef` between `from` and `to` declares.
-    fn record_typedefs(&self, from: Toks<'a>, to: Toks<'a>) {
-        let toks = &self.toks[from.pos..to.pos];
-        let mut depth = 0usize;
-        for (k, t) in toks.iter().enumerate() {
-            match &t.tok {
-                Tok::P(P::LParen | P::LBracket | P::LBrace) => depth += 1,
-                Tok::P(P::RParen | P::RBracket | P::RBrace) => depth = depth.saturating_sub(1),
-                Tok::Ident(name) => {
-                    let next = toks.get(k + 1).map(|t| &t.tok);
-                    let prev = k.checked_sub(1).and_then(|p| toks.get(p)).map(|t| &t.tok);
-                    let ends = matches!(
-                        next,
-                        Some(Tok::P(P::Semi | P::Comma | P::LBracket))
-                            | Some(Tok::Kw(Kw::Attribute))
-                    );
-                    let fn_ptr = prev == Some(&Tok::P(P::Star)) && next == Some(&Tok::P(P::RParen));
-                    if (depth == 0 && ends) || fn_ptr {
-                        self.typedefs.borrow_mut().insert(name.clone());
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The whole translation unit.
-    pub(super) fn program(&self, mut i: Toks<'a>) -> R<'a, Program> {
-        let mut items = Vec::new();
-        while !matches!(i.peek().tok, Tok::Eof) {
-            if i.is(P::Semi) {
-                i = i.next();
-                continue;
-            }
-            let (j, item) = self.item(i)?;
-            items.push(item);
-            i = j;
-        }
-        Ok((
-            i,
-            Program {
-                items,
-                span: Span::new(0, self.src.len()),
-            },
-        ))
-    }
-
-    /// One top-level item.
-    fn item(&self, i: Toks<'a>) -> R<'a, Item> {
-        let start = i;
-        let mut k = i;
-        while k.is_kw(Kw::Extension) {
-            k = k.next();
-        }
-        if k.is_kw(Kw::Typedef) {
-            let (j, _) = self.skip_to_semi(i, " after typedef")?;
-            self.record_typedefs(k, j);
-            let span = self.span(start, j);
-            return Ok((
-                j,
-                Item::Other {
-                    what: "typedef".to_string(),
-                    text: self.text(span).to_string(),
-                    span,
-                },
-            ));
-        }
-        if !(self.starts_type(i, true) || matches!(i.peek().tok, Tok::Ident(_) | Tok::Kw(_))) {
-            return expected(i, "a declaration or procedure", "");
-        }
-        let (i, specs) = self.specs(i, true)?;
-        if specs.is_typedef {
-            let (j, _) = self.skip_to_semi(i, " after typedef")?;
-            self.record_typedefs(i, j);
-            let span = self.span(start, j);
-            return Ok((
-                j,
-                Item::Other {
-                    what: "typedef".to_string(),
-                    text: self.text(span).to_string(),
-                    span,
-                },
-            ));
-        }
-        if i.is(P::Semi) {
-            let j = i.next();
-            let span = self.span(start, j);
-            if specs.tagged {
-                let keyword = self.toks[start.pos..i.pos]
-                    .iter()
-                    .find_map(|t| match t.tok {
-                        Tok::Kw(k @ (Kw::Struct | Kw::Union | Kw::Enum)) => Some(k.text()),
-                        _ => None,
-                    });
-                let what = format!("{} declaration", keyword.unwrap_or("struct"));
-                return Ok((
-                    j,
-                    Item::Other {
-                        what,
-                        text: self.text(span).to_string(),
-                        span,
-                    },
-                ));
-            }
-            return fail(
-                i,
-                span,
-                "declaration declares nothing".to_string(),
-                "no name declared",
-                None,
-            );
-        }
-        let from = i;
-        let (i, pointer) = self.pointers(i)?;
-        let (i, name) = self.declarator_name(i)?;
-        if i.is(P::LParen) {
-            return self.function(start, specs, pointer, name, i.next());
-        }
-        let (mut i, first) = self.var_rest(from, i, pointer, name)?;
-        let mut vars = vec![first];
-        while i.is(P::Comma) {
-            let (j, v) = self.var_decl(i.next())?;
-            vars.push(v);
-            i = j;
-        }
-        let (i, _) = expect(i, P::Semi, "`;`", " after declaration")?;
-        let decl = Decl {
-            storage: specs.storage,
-            ty: specs.ty,
-            vars,
-            span: self.span(start, i),
-        };
-        Ok((i, Item::Decl(decl)))
-    }
-
-    /// A prototype or definition, after `name(`.
-    fn function(
-        &self,
-        start: Toks<'a>,
-        specs: Specs,
-        ret_pointer: u8,
-        name: Ident,
-        i: Toks<'a>,
-    ) -> R<'a, Item> {
-        let (i, (params, void_params, variadic)) = self.params(i)?;
-        let (i, attributes) = self.attributes(i)?;
-        let proto_end = i;
-        let proto = |span| FuncProto {
-            storage: specs.storage.clone(),
-            ret: specs.ty.clone(),
-            ret_pointer,
-            name: name.clone(),
-            params: params.clone(),
-            void_params,
-            variadic,
-            attributes: attributes.clone(),
-            span,
-        };
-        if i.is(P::Semi) {
-            let j = i.next();
-            return Ok((j, Item::Proto(proto(self.span(start, j)))));
-        }
-        if i.is(P::LBrace) {
-            let (j, body) = self.block(i)?;
-            let def = FuncDef {
-                proto: proto(self.span(start, proto_end)),
-                body,
-                span: self.span(start, j),
-            };
-            return Ok((j, Item::Func(def)));
-        }
-        expected(i, "`;` or `{`", " after procedure declarator")
+/// A declaration without declarators (`enum E { ... };`, `struct s { ... };`).
+pub(super) fn bare_decl(specs: Specs, span: Span) -> Decl {
+    Decl {
+        storage: specs.storage,
+        ty: specs.ty,
+        vars: Vec::new(),
+        enums: specs.enums,
+        span,
     }
 }

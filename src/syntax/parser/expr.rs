@@ -1,9 +1,10 @@
-//! Expressions: C's precedence and associativity (assignment, `?:`, binary operators by
-//! precedence climbing, unary operators and casts, postfix forms, primaries).
+//! Expressions: C's precedence and associativity (the comma operator, assignment, `?:`,
+//! binary operators by precedence climbing, unary operators, casts and `sizeof`, postfix
+//! forms, primaries), with the GNU forms `({ ... })` and `__extension__`.
 
 use super::lexer::{Kw, Tok, P};
-use super::{expect, expected, fail, punct, Ctx, Toks, R};
-use crate::syntax::ast::{AssignOp, BinOp, Expr, ExprKind, Ident, UnOp};
+use super::{expect, expected, punct, Ctx, Toks, R};
+use crate::syntax::ast::{AssignOp, BinOp, Expr, ExprKind, Ident, IntLit, UnOp};
 use nom::multi::separated_list1;
 use nom::Parser;
 
@@ -36,8 +37,8 @@ fn binop(t: &Tok) -> Option<(BinOp, u8)> {
 /// Whether a token can start an expression.
 pub(super) fn starts_expr(t: &Tok) -> bool {
     match t {
-        Tok::Ident(_) | Tok::Int(_) | Tok::Char(_) | Tok::Float(_) | Tok::Str(_) => true,
-        Tok::Kw(k) => *k == Kw::Sizeof,
+        Tok::Ident(_) | Tok::Int(..) | Tok::Char(_) | Tok::Float(_) | Tok::Str(_) => true,
+        Tok::Kw(k) => matches!(k, Kw::Sizeof | Kw::Extension | Kw::Generic | Kw::Alignof),
         Tok::P(p) => matches!(
             p,
             P::LParen
@@ -54,7 +55,46 @@ pub(super) fn starts_expr(t: &Tok) -> bool {
     }
 }
 
+/// GNU builtins whose arguments include a type: kept verbatim as unsupported expressions.
+const TYPE_BUILTINS: &[&str] = &[
+    "__builtin_offsetof",
+    "__builtin_va_arg",
+    "__builtin_types_compatible_p",
+    "__builtin_choose_expr",
+    "__alignof__",
+    "__alignof",
+];
+
 impl<'a> Ctx<'a> {
+    /// A full expression: assignment expressions joined by the comma operator (left
+    /// associative).
+    pub(super) fn expr(&self, i: Toks<'a>) -> R<'a, Expr> {
+        let start = i;
+        let (mut i, mut e) = self.assign_expr(i)?;
+        let mut guards = Vec::new();
+        while i.is(P::Comma) {
+            guards.push(self.enter(i)?);
+            let (j, r) = self.assign_expr(i.next())?;
+            let kind = ExprKind::Comma {
+                l: Box::new(e),
+                r: Box::new(r),
+            };
+            e = Expr::new(kind, self.span(start, j));
+            i = j;
+        }
+        Ok((i, e))
+    }
+
+    /// A verbatim unsupported expression from `start` to `end`.
+    fn other(&self, start: Toks<'a>, end: Toks<'a>, what: &str) -> R<'a, Expr> {
+        let span = self.span(start, end);
+        let kind = ExprKind::Other {
+            what: what.to_string(),
+            text: self.text(span).to_string(),
+        };
+        Ok((end, Expr::new(kind, span)))
+    }
+
     /// A comma-separated list of assignment expressions (at least one).
     pub(super) fn expr_list(&self, i: Toks<'a>) -> R<'a, Vec<Expr>> {
         separated_list1(punct(P::Comma), |i| self.assign_expr(i)).parse(i)
@@ -72,18 +112,11 @@ impl<'a> Ctx<'a> {
             Tok::P(P::MulAssign) => AssignOp::Mul,
             Tok::P(P::DivAssign) => AssignOp::Div,
             Tok::P(P::ModAssign) => AssignOp::Mod,
-            Tok::P(
-                p @ (P::AndAssign | P::OrAssign | P::XorAssign | P::ShlAssign | P::ShrAssign),
-            ) => {
-                let msg = format!("compound assignment `{}` is not supported", p.text());
-                return fail(
-                    i,
-                    i.peek().span,
-                    msg,
-                    "unsupported operator",
-                    Some("write `x = x op e` instead"),
-                );
-            }
+            Tok::P(P::AndAssign) => AssignOp::BitAnd,
+            Tok::P(P::OrAssign) => AssignOp::BitOr,
+            Tok::P(P::XorAssign) => AssignOp::BitXor,
+            Tok::P(P::ShlAssign) => AssignOp::Shl,
+            Tok::P(P::ShrAssign) => AssignOp::Shr,
             _ => return Ok((i, lhs)),
         };
         let (i, rhs) = self.assign_expr(i.next())?;
@@ -96,14 +129,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// `c ? t : e` (right associative) or a binary expression.
-    fn cond_expr(&self, i: Toks<'a>) -> R<'a, Expr> {
+    pub(super) fn cond_expr(&self, i: Toks<'a>) -> R<'a, Expr> {
         let start = i;
         let (i, c) = self.binary(i, 1)?;
         if !i.is(P::Question) {
             return Ok((i, c));
         }
         let _g = self.enter(i)?;
-        let (i, t) = self.assign_expr(i.next())?;
+        let (i, t) = self.expr(i.next())?;
         let (i, _) = expect(i, P::Colon, "`:`", " in conditional expression")?;
         let (i, e) = self.cond_expr(i)?;
         let kind = ExprKind::Cond {
@@ -168,13 +201,26 @@ impl<'a> Ctx<'a> {
                 wrap(j, kind)
             }
             Tok::Kw(Kw::Sizeof) => self.sizeof(i),
+            Tok::Kw(Kw::Extension) => {
+                let _g = self.enter(i)?;
+                self.unary(i.next())
+            }
+            Tok::Kw(Kw::Alignof | Kw::Generic) if i.next().is(P::LParen) => {
+                let (j, _) = self.balanced(i.next())?;
+                let what = if tok == &Tok::Kw(Kw::Generic) {
+                    "`_Generic`"
+                } else {
+                    "`_Alignof`"
+                };
+                self.other(i, j, what)
+            }
             Tok::P(P::LParen) if self.starts_type(i.next(), false) => {
                 let _g = self.enter(i)?;
                 let (j, (ty, pointer)) = self.type_name(i.next())?;
                 let (j, _) = expect(j, P::RParen, "`)`", " after the type of a cast")?;
                 if j.is(P::LBrace) {
-                    let msg = "compound literals are not supported".to_string();
-                    return fail(j, j.peek().span, msg, "compound literal", None);
+                    let (k, _) = self.skip_braces(j)?;
+                    return self.other(i, k, "compound literal");
                 }
                 let (j, e) = self.unary(j)?;
                 wrap(
@@ -190,22 +236,32 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// `sizeof(...)` or `sizeof e`, kept as the operand's text.
+    /// `sizeof(type)`, `sizeof(type[N])` or `sizeof e`.
     fn sizeof(&self, i: Toks<'a>) -> R<'a, Expr> {
         let start = i;
         let i = i.next();
-        if i.is(P::LParen) {
-            let (j, inner) = self.balanced(i)?;
-            if inner.is_empty() {
-                return expected(i.next(), "expression or type", " in `sizeof`");
-            }
-            let text = self.text(inner).to_string();
-            return Ok((j, Expr::new(ExprKind::Sizeof(text), self.span(start, j))));
-        }
         let _g = self.enter(i)?;
+        if i.is(P::LParen) && self.starts_type(i.next(), false) {
+            let (j, (ty, pointer)) = self.type_name(i.next())?;
+            let mut dims = Vec::new();
+            let mut j = j;
+            while j.is(P::LBracket) {
+                let (k, e) = self.assign_expr(j.next())?;
+                let (k, _) = expect(k, P::RBracket, "`]`", " after array size")?;
+                dims.push(e);
+                j = k;
+            }
+            let (j, _) = expect(j, P::RParen, "`)`", " after the type in `sizeof`")?;
+            if j.is(P::LBrace) {
+                let (k, _) = self.skip_braces(j)?;
+                return self.other(start, k, "`sizeof` of a compound literal");
+            }
+            let kind = ExprKind::SizeofType { ty, pointer, dims };
+            return Ok((j, Expr::new(kind, self.span(start, j))));
+        }
         let (j, e) = self.unary(i)?;
-        let text = self.text(e.span).to_string();
-        Ok((j, Expr::new(ExprKind::Sizeof(text), self.span(start, j))))
+        let kind = ExprKind::SizeofExpr(Box::new(e));
+        Ok((j, Expr::new(kind, self.span(start, j))))
     }
 
     /// Skip a balanced `( ... )` group starting at `i`; returns the span of its contents.
@@ -239,7 +295,7 @@ impl<'a> Ctx<'a> {
             let kind = match &i.peek().tok {
                 Tok::P(P::LBracket) => {
                     guards.push(self.enter(i)?);
-                    let (j, index) = self.assign_expr(i.next())?;
+                    let (j, index) = self.expr(i.next())?;
                     let (j, _) = expect(j, P::RBracket, "`]`", " after array index")?;
                     i = j;
                     ExprKind::Index {
@@ -248,10 +304,6 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 Tok::P(P::LParen) => {
-                    let ExprKind::Var(func) = e.kind else {
-                        let msg = "only a named function can be called".to_string();
-                        return fail(i, e.span, msg, "not a function name", None);
-                    };
                     guards.push(self.enter(i)?);
                     let (j, args) = if i.next().is(P::RParen) {
                         (i.next(), Vec::new())
@@ -260,7 +312,16 @@ impl<'a> Ctx<'a> {
                     };
                     let (j, _) = expect(j, P::RParen, "`,` or `)`", " in argument list")?;
                     i = j;
-                    ExprKind::Call { func, args }
+                    match e.kind {
+                        ExprKind::Var(func) => ExprKind::Call { func, args },
+                        _ => {
+                            let text = self.text(self.span(start, i)).to_string();
+                            ExprKind::Other {
+                                what: "call through a function pointer".to_string(),
+                                text,
+                            }
+                        }
+                    }
                 }
                 Tok::P(p @ (P::Inc | P::Dec)) => {
                     guards.push(self.enter(i)?);
@@ -272,14 +333,22 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 Tok::P(p @ (P::Dot | P::Arrow)) => {
-                    let msg = format!("member access `{}` is not supported", p.text());
-                    return fail(
-                        i,
-                        i.peek().span,
-                        msg,
-                        "structs are outside the fragment",
-                        None,
-                    );
+                    let arrow = *p == P::Arrow;
+                    let j = i.next();
+                    let Tok::Ident(name) = &j.peek().tok else {
+                        return expected(j, "a field name", " after `.` or `->`");
+                    };
+                    guards.push(self.enter(i)?);
+                    let field = Ident {
+                        name: name.clone(),
+                        span: j.peek().span,
+                    };
+                    i = j.next();
+                    ExprKind::Member {
+                        base: Box::new(e),
+                        field,
+                        arrow,
+                    }
                 }
                 _ => break,
             };
@@ -293,8 +362,15 @@ impl<'a> Ctx<'a> {
         let t = i.peek();
         let one = |kind: ExprKind| Ok((i.next(), Expr::new(kind, t.span)));
         match &t.tok {
-            Tok::Int(v) | Tok::Char(v) => one(ExprKind::Int(v.clone())),
+            Tok::Int(v, lit) => one(ExprKind::Int(v.clone(), *lit)),
+            Tok::Char(v) => one(ExprKind::Int(v.clone(), IntLit::default())),
             Tok::Float(s) => one(ExprKind::Float(s.clone())),
+            Tok::Ident(name)
+                if TYPE_BUILTINS.contains(&name.as_str()) && i.next().is(P::LParen) =>
+            {
+                let (j, _) = self.balanced(i.next())?;
+                self.other(i, j, &format!("`{name}`"))
+            }
             Tok::Ident(name) => one(ExprKind::Var(Ident {
                 name: name.clone(),
                 span: t.span,
@@ -310,10 +386,12 @@ impl<'a> Ctx<'a> {
             }
             Tok::P(P::LParen) => {
                 if i.next().is(P::LBrace) {
-                    let msg = "statement expressions are not supported".to_string();
-                    return fail(i, t.span, msg, "GNU statement expression", None);
+                    let (j, block) = self.block(i.next())?;
+                    let (j, _) = expect(j, P::RParen, "`)`", " to close `({`")?;
+                    let kind = ExprKind::StmtExpr(Box::new(block));
+                    return Ok((j, Expr::new(kind, self.span(i, j))));
                 }
-                let (j, e) = self.assign_expr(i.next())?;
+                let (j, e) = self.expr(i.next())?;
                 let (j, _) = expect(j, P::RParen, "`)`", " to close `(`")?;
                 Ok((j, e))
             }

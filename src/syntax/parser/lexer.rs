@@ -1,7 +1,10 @@
 //! The lexer: nom parsers over the source text that turn it into [`Token`]s, skipping
-//! whitespace, comments and preprocessor lines (ARCHITECTURE.md §3: `#` lines are skipped).
+//! whitespace, comments and preprocessor lines (ARCHITECTURE.md §3: `#` lines are skipped;
+//! the front end runs the C preprocessor first when a file needs it, and its line markers
+//! are skipped here too).
 
 use crate::diag::{DiagKind, Diagnostic, Span};
+use crate::syntax::ast::IntLit;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_until, take_while, take_while1};
 use nom::character::complete::{multispace1, satisfy};
@@ -111,17 +114,6 @@ const PUNCTS: &[(&str, P)] = &[
     ("~", P::Tilde),
 ];
 
-impl P {
-    /// The punctuator as written.
-    pub(crate) fn text(self) -> &'static str {
-        PUNCTS
-            .iter()
-            .find(|(_, p)| *p == self)
-            .map(|(s, _)| *s)
-            .unwrap_or("?")
-    }
-}
-
 macro_rules! keywords {
     ($($name:ident = $text:literal),* $(,)?) => {
         /// Reserved words: never identifiers.
@@ -170,8 +162,8 @@ pub(crate) enum Tok {
     Ident(String),
     /// A keyword.
     Kw(Kw),
-    /// An integer constant, suffix dropped.
-    Int(BigInt),
+    /// An integer constant with its suffix and base.
+    Int(BigInt, IntLit),
     /// A character constant: its code.
     Char(BigInt),
     /// A floating constant as written.
@@ -383,10 +375,17 @@ fn number(text: &str, span: Span) -> Result<Tok, Diagnostic> {
         .take_while(|b| b.is_ascii_hexdigit() && (radix == 16 || b.is_ascii_digit()))
         .count();
     let (digits, suffix) = body.split_at(digits_len);
+    let lower_suffix = suffix.to_ascii_lowercase();
     let suffix_ok = matches!(
-        suffix.to_ascii_lowercase().as_str(),
+        lower_suffix.as_str(),
         "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu"
-    );
+    ) && !suffix.contains("lL")
+        && !suffix.contains("Ll");
+    let lit = IntLit {
+        unsigned: lower_suffix.contains('u'),
+        longs: lower_suffix.matches('l').count() as u8,
+        non_decimal: radix != 10,
+    };
     if !suffix_ok {
         return Err(syntax(
             span,
@@ -411,10 +410,10 @@ fn number(text: &str, span: Span) -> Result<Tok, Diagnostic> {
         ));
     }
     if digits.is_empty() {
-        return Ok(Tok::Int(BigInt::from(0)));
+        return Ok(Tok::Int(BigInt::from(0), lit));
     }
     BigInt::parse_bytes(digits.as_bytes(), radix)
-        .map(Tok::Int)
+        .map(|v| Tok::Int(v, lit))
         .ok_or_else(|| {
             syntax(
                 span,

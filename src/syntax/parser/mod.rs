@@ -7,14 +7,16 @@
 
 mod decl;
 mod expr;
+mod items;
 mod lexer;
 mod stmt;
+mod types;
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::diag::{DiagKind, Diagnostic, SourceFile, Span};
-use crate::syntax::ast::Program;
+use crate::syntax::ast::{Program, Ty};
 use lexer::{Kw, Tok, Token, P};
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Input, Needed};
@@ -27,7 +29,7 @@ pub fn parse(file: &SourceFile) -> Result<Program, Diagnostic> {
         src,
         toks: &tokens,
         depth: Cell::new(0),
-        typedefs: RefCell::new(BTreeSet::new()),
+        typedefs: RefCell::new(BTreeMap::new()),
     };
     let input = Toks {
         all: &tokens,
@@ -263,18 +265,20 @@ fn describe(src: &str, t: &Token) -> String {
         Tok::Eof => "end of file".to_string(),
         Tok::Ident(_) => format!("identifier `{short}`"),
         Tok::Kw(_) => format!("keyword `{short}`"),
-        Tok::Int(_) | Tok::Char(_) | Tok::Float(_) => format!("literal `{short}`"),
+        Tok::Int(..) | Tok::Char(_) | Tok::Float(_) => format!("literal `{short}`"),
         Tok::Str(_) => "string literal".to_string(),
         Tok::P(_) => format!("`{short}`"),
     }
 }
 
-/// The parser's state: the text, the tokens, the nesting depth, and typedef names seen.
+/// The parser's state: the text, the tokens, the nesting depth, and the typedef names
+/// seen so far with their types (C's grammar needs them: `(T)x` is a cast only when `T`
+/// names a type).
 pub(crate) struct Ctx<'a> {
     src: &'a str,
     toks: &'a [Token],
     depth: Cell<u32>,
-    typedefs: RefCell<BTreeSet<String>>,
+    typedefs: RefCell<BTreeMap<String, Ty>>,
 }
 
 /// Decrements the nesting depth when dropped.

@@ -153,7 +153,7 @@ impl<'a> Ctx<'a> {
     /// `( expr )` after `if`/`while`/`switch`.
     fn paren_cond(&self, i: Toks<'a>, after: &'static str) -> R<'a, Expr> {
         let (i, _) = expect(i, P::LParen, "`(`", after)?;
-        let (i, c) = self.assign_expr(i)?;
+        let (i, c) = self.expr(i)?;
         let (i, _) = expect(i, P::RParen, "`)`", " after condition")?;
         Ok((i, c))
     }
@@ -230,7 +230,7 @@ impl<'a> Ctx<'a> {
                 if j.is(P::Semi) {
                     return done(j.next(), StmtKind::Return(None));
                 }
-                let (j, e) = self.assign_expr(j)?;
+                let (j, e) = self.expr(j)?;
                 let (j, _) = self.semi(j, " after return value")?;
                 done(j, StmtKind::Return(Some(e)))
             }
@@ -246,19 +246,55 @@ impl<'a> Ctx<'a> {
                 let (j, _) = self.semi(j.next(), " after `goto` label")?;
                 done(j, StmtKind::Goto(label))
             }
-            Tok::Kw(k @ (Kw::Switch | Kw::Case | Kw::Default)) => {
-                let msg = format!("`{}` is not supported", k.text());
-                fail(
-                    i,
-                    t.span,
-                    msg,
-                    "switch statements are outside the fragment",
-                    Some("rewrite it with `if`/`else`"),
+            Tok::Kw(Kw::Switch) => {
+                let (j, cond) = self.paren_cond(i.next(), " after `switch`")?;
+                let (j, body) = self.stmt(j)?;
+                done(
+                    j,
+                    StmtKind::Switch {
+                        cond,
+                        body: Box::new(body),
+                    },
                 )
             }
+            Tok::Kw(Kw::Case) => {
+                let (j, value) = self.cond_expr(i.next())?;
+                let (j, _) = expect(j, P::Colon, "`:`", " after `case` value")?;
+                let (j, s) = self.labelled(j)?;
+                done(
+                    j,
+                    StmtKind::Case {
+                        value,
+                        stmt: Box::new(s),
+                    },
+                )
+            }
+            Tok::Kw(Kw::Default) => {
+                let (j, _) = expect(i.next(), P::Colon, "`:`", " after `default`")?;
+                let (j, s) = self.labelled(j)?;
+                done(j, StmtKind::Default(Box::new(s)))
+            }
             Tok::Kw(k @ (Kw::Asm | Kw::Asm2 | Kw::Asm3 | Kw::StaticAssert)) => {
-                let msg = format!("`{}` is not supported", k.text());
-                fail(i, t.span, msg, "unsupported statement", None)
+                let what = if *k == Kw::StaticAssert {
+                    "static assertion"
+                } else {
+                    "inline assembly"
+                };
+                let (j, _) = self.skip_to_semi(i, " after the statement")?;
+                let text = self.text(self.span(start, j)).to_string();
+                done(
+                    j,
+                    StmtKind::Other {
+                        what: what.to_string(),
+                        text,
+                    },
+                )
+            }
+            Tok::Kw(Kw::Attribute | Kw::Attribute2)
+                if self.attributes(i).is_ok_and(|(j, _)| j.is(P::Semi)) =>
+            {
+                let (j, _) = self.attributes(i)?;
+                done(j.next(), StmtKind::Empty)
             }
             Tok::Ident(name) if name == "skip" && i.next().is(P::Semi) => {
                 done(i.next().next(), StmtKind::Skip)
@@ -268,16 +304,8 @@ impl<'a> Ctx<'a> {
                     name: name.clone(),
                     span: t.span,
                 };
-                let j = i.next().next();
-                if j.is(P::RBrace) {
-                    return expected_help(
-                        j,
-                        "statement",
-                        " after label",
-                        "write `L: ;` for a label at the end of a block",
-                    );
-                }
-                let (j, s) = self.stmt(j)?;
+                let j = self.attributes(i.next().next())?.0;
+                let (j, s) = self.labelled(j)?;
                 done(
                     j,
                     StmtKind::Labeled {
@@ -287,8 +315,8 @@ impl<'a> Ctx<'a> {
                 )
             }
             _ if self.starts_decl(i) => {
-                let (j, d) = self.local_decl(i)?;
-                done(j, StmtKind::Decl(d))
+                let (j, kind) = self.local_decl(i)?;
+                done(j, kind)
             }
             tok if starts_expr(tok) => {
                 let (j, s) = self.simple_stmt(i)?;
@@ -305,6 +333,16 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The statement after a label, `case` or `default`; a label just before `}` labels
+    /// an empty statement (C23).
+    fn labelled(&self, j: Toks<'a>) -> R<'a, Stmt> {
+        if j.is(P::RBrace) {
+            let at = j.peek().span.start as usize;
+            return Ok((j, Stmt::new(StmtKind::Empty, Span::new(at, at))));
+        }
+        self.stmt(j)
+    }
+
     /// `for (init; cond; step) body`.
     fn for_stmt(&self, i: Toks<'a>) -> R<'a, Stmt> {
         let start = i;
@@ -313,14 +351,8 @@ impl<'a> Ctx<'a> {
             (i.next(), None)
         } else if self.starts_decl(i) {
             let init_start = i;
-            let (j, d) = self.local_decl(i)?;
-            (
-                j,
-                Some(Box::new(Stmt::new(
-                    StmtKind::Decl(d),
-                    self.span(init_start, j),
-                ))),
-            )
+            let (j, kind) = self.local_decl(i)?;
+            (j, Some(Box::new(Stmt::new(kind, self.span(init_start, j)))))
         } else {
             let (j, s) = self.simple_stmt(i)?;
             let (j, _) = self.semi(j, " after `for` initialisation")?;
@@ -329,7 +361,7 @@ impl<'a> Ctx<'a> {
         let (i, cond) = if i.is(P::Semi) {
             (i.next(), None)
         } else {
-            let (j, c) = self.assign_expr(i)?;
+            let (j, c) = self.expr(i)?;
             let (j, _) = self.semi(j, " after `for` condition")?;
             (j, Some(c))
         };

@@ -1,0 +1,268 @@
+//! The front end as one call: source text → (C preprocessor) → AST → resolved program →
+//! CFG (ARCHITECTURE.md §1, `syntax` → `sema` → `cfg`). Every engine starts from a
+//! [`Loaded`] program. [`task`] reads SV-COMP task definitions (`.yml`).
+//!
+//! Preprocessing ([`cpp`]): a `.c` file with `#define`, `#if...` or `#include "..."` goes
+//! through the system preprocessor, and its diagnostics and traces point at the user's
+//! lines through the preprocessor's line markers. Files without such directives are read
+//! directly, `#` lines skipped, as before; if such a file includes system headers and uses
+//! names it does not declare (`INT_MAX`, `NULL`, ...), it is read again through the
+//! preprocessor. Without a preprocessor, a file that needs one is UNKNOWN (an unsupported
+//! construct at its first directive), never bad input.
+
+pub mod cpp;
+pub mod task;
+
+use crate::cfg::Cfg;
+use crate::diag::{DiagKind, Diagnostic, SourceFile, Unsupported};
+use crate::sema::{self, Analysis, SemaOptions};
+use crate::syntax::{self, ast};
+use std::path::Path;
+
+pub use crate::sema::DataModel;
+pub use cpp::Preprocessor;
+
+/// How to load a program.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Whether and how `.c` files are preprocessed (default: with the system
+    /// preprocessor, when they need it).
+    pub preprocessor: Preprocessor,
+    /// The data model (default ILP32): the sizes `sizeof` gives.
+    pub data_model: DataModel,
+}
+
+/// A program that went through the front end.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The source; for a preprocessed file, the preprocessor's output with its line map
+    /// (so `file.line_col` gives the user's lines).
+    pub file: SourceFile,
+    /// Its syntax tree (a stub `main` when a file that needs the preprocessor could not
+    /// be read without one: its `analysis.unsupported` says so).
+    pub ast: ast::Program,
+    /// The resolved program and its unsupported constructs.
+    pub analysis: Analysis,
+    /// The control-flow graph.
+    pub cfg: Cfg,
+}
+
+/// Why a program could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The program is not valid input (syntax or semantic errors).
+    #[error("{} error(s) in {}", diagnostics.len(), file.name())]
+    Invalid {
+        /// The source, for rendering.
+        file: Box<SourceFile>,
+        /// The errors, in source order.
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl LoadError {
+    /// Render for a terminal (or plain text with `color = false`).
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            LoadError::Io { .. } => format!("error: {self}\n"),
+            LoadError::Invalid { file, diagnostics } => {
+                diagnostics.iter().map(|d| d.render(file, color)).collect()
+            }
+        }
+    }
+}
+
+/// Read and load a file with the default options.
+pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    load_path_with(path, &LoadOptions::default())
+}
+
+/// Read and load a file.
+pub fn load_path_with(path: &Path, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    let file = SourceFile::read(path).map_err(|source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    load_with(file, opts)
+}
+
+/// Parse, resolve and build the CFG of a source file, with the default options.
+pub fn load(file: SourceFile) -> Result<Loaded, LoadError> {
+    load_with(file, &LoadOptions::default())
+}
+
+/// Preprocess (if needed), parse, resolve and build the CFG of a source file.
+pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    let is_c = file.name().ends_with(".c") || file.name().ends_with(".h");
+    let use_cpp = is_c && opts.preprocessor != Preprocessor::Off;
+    let sema_opts = SemaOptions {
+        data_model: opts.data_model,
+        implicit_functions: cpp::has_system_include(file.text()),
+    };
+    if use_cpp {
+        if let Some(at) = cpp::first_cpp_directive(file.text()) {
+            return preprocessed(file, opts, &sema_opts, at, None);
+        }
+    }
+    match analyze(file, &sema_opts) {
+        Err(LoadError::Invalid { file, diagnostics })
+            if use_cpp
+                && cpp::has_system_include(file.text())
+                && diagnostics.iter().all(|d| d.kind == DiagKind::Undeclared) =>
+        {
+            // Names a system header would declare (`INT_MAX`, `NULL`, ...): read the
+            // file again through the preprocessor.
+            let at = diagnostics[0].span;
+            preprocessed(*file, opts, &sema_opts, at, Some(diagnostics))
+        }
+        other => other,
+    }
+}
+
+/// Load `file` through the preprocessor. `at` is the first place that needs it. With
+/// `earlier`, the file was read without the preprocessor and gave these errors: they are
+/// the answer unless the preprocessed file loads.
+fn preprocessed(
+    file: SourceFile,
+    opts: &LoadOptions,
+    sema_opts: &SemaOptions,
+    at: crate::diag::Span,
+    earlier: Option<Vec<Diagnostic>>,
+) -> Result<Loaded, LoadError> {
+    let invalid = |file: SourceFile, diagnostics| LoadError::Invalid {
+        file: Box::new(file),
+        diagnostics,
+    };
+    match cpp::preprocess(&file, &opts.preprocessor) {
+        Ok(pre) => match (analyze(pre, sema_opts), earlier) {
+            (Ok(l), _) => Ok(l),
+            (Err(_), Some(diagnostics)) => Err(invalid(file, diagnostics)),
+            (Err(e), None) => Err(e),
+        },
+        Err(cpp::CppError::NotFound) => {
+            let what = match &earlier {
+                Some(_) => format!(
+                    "`{}` is not declared: a macro of a system header? (no C preprocessor \
+                     is installed: cpp, cc -E)",
+                    file.snippet(at)
+                ),
+                None => "preprocessor directive, but no C preprocessor is installed (cpp, cc -E)"
+                    .to_string(),
+            };
+            without_cpp(file, sema_opts, Unsupported::new(what, at))
+        }
+        Err(cpp::CppError::MissingSystemHeader(name, at)) => {
+            let what = format!("system header <{name}>, which the C preprocessor cannot find");
+            without_cpp(file, sema_opts, Unsupported::new(what, at))
+        }
+        Err(cpp::CppError::Failed(d)) => match earlier {
+            Some(diagnostics) => Err(invalid(file, diagnostics)),
+            None => Err(invalid(file, vec![d])),
+        },
+    }
+}
+
+/// A file that needs the preprocessor but cannot have it: UNKNOWN with `why`. The file is
+/// read with its `#` lines skipped; if that fails, the program is a stub `main` (the
+/// verdict is UNKNOWN anyway).
+fn without_cpp(
+    file: SourceFile,
+    sema_opts: &SemaOptions,
+    why: Unsupported,
+) -> Result<Loaded, LoadError> {
+    if let Ok(mut l) = analyze(file.clone(), sema_opts) {
+        l.analysis.unsupported.insert(0, why);
+        return Ok(l);
+    }
+    let span = why.span;
+    let proto = ast::FuncProto {
+        storage: ast::Storage::default(),
+        ret: ast::Ty::Int {
+            int: ast::IntTy::INT,
+            spelling: "int".to_string(),
+        },
+        ret_pointer: 0,
+        name: ast::Ident {
+            name: "main".to_string(),
+            span,
+        },
+        params: Vec::new(),
+        void_params: false,
+        variadic: false,
+        attributes: Vec::new(),
+        span,
+    };
+    let ast = ast::Program {
+        items: vec![ast::Item::Func(ast::FuncDef {
+            proto,
+            body: ast::Stmt::new(ast::StmtKind::Block(Vec::new()), span),
+            span,
+        })],
+        span,
+    };
+    let mut analysis = match sema::analyze_with(&ast, sema_opts) {
+        Ok(a) => a,
+        Err(diagnostics) => {
+            return Err(LoadError::Invalid {
+                file: Box::new(file),
+                diagnostics,
+            })
+        }
+    };
+    analysis.unsupported = vec![why];
+    let cfg = Cfg::build(&analysis.program);
+    Ok(Loaded {
+        file,
+        ast,
+        analysis,
+        cfg,
+    })
+}
+
+/// Parse, resolve and build the CFG (no preprocessing).
+fn analyze(file: SourceFile, sema_opts: &SemaOptions) -> Result<Loaded, LoadError> {
+    let ast = match syntax::parse(&file) {
+        Ok(a) => a,
+        Err(d) => {
+            return Err(LoadError::Invalid {
+                file: Box::new(file),
+                diagnostics: vec![d],
+            })
+        }
+    };
+    let analysis = match sema::analyze_with(&ast, sema_opts) {
+        Ok(a) => a,
+        Err(diagnostics) => {
+            return Err(LoadError::Invalid {
+                file: Box::new(file),
+                diagnostics,
+            })
+        }
+    };
+    let cfg = Cfg::build(&analysis.program);
+    Ok(Loaded {
+        file,
+        ast,
+        analysis,
+        cfg,
+    })
+}
+
+/// The UNKNOWN reason for a program with unsupported constructs, naming the first one.
+pub fn unsupported_reason(file: &SourceFile, unsupported: &[Unsupported]) -> Option<String> {
+    let first = unsupported.first()?;
+    let more = unsupported.len() - 1;
+    Some(if more == 0 {
+        first.describe(file)
+    } else {
+        format!("{} (and {} more)", first.describe(file), more)
+    })
+}

@@ -1,0 +1,730 @@
+//! Statements: scopes of blocks, assignments, control flow (`switch` lowers to `goto`s and
+//! labels), and expressions in statement position, where GNU statement expressions, the
+//! comma operator, `(void)` casts and `c ? f() : g()` lower to statements so that no side
+//! effect is dropped.
+
+use super::expr::{builtin, Builtin};
+use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
+use super::resolve::{assign_or_call, err, Resolver, SwitchCtx};
+use crate::diag::{DiagKind, Span};
+use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Whether evaluating `e` may have a side effect (a call, an assignment, `++`/`--`, or a
+/// statement expression).
+pub(super) fn has_effects(e: &ast::Expr) -> bool {
+    let sub = |x: &ast::Expr| has_effects(x);
+    match &e.kind {
+        ExprKind::Call { .. }
+        | ExprKind::Assign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::StmtExpr(_)
+        | ExprKind::Other { .. } => true,
+        ExprKind::Int(..)
+        | ExprKind::Var(_)
+        | ExprKind::Str(_)
+        | ExprKind::Float(_)
+        | ExprKind::SizeofType { .. }
+        | ExprKind::SizeofExpr(_) => false,
+        ExprKind::Index { base, index } => sub(base) || sub(index),
+        ExprKind::Unary { e, .. }
+        | ExprKind::Cast { e, .. }
+        | ExprKind::AddrOf(e)
+        | ExprKind::Deref(e) => sub(e),
+        ExprKind::Member { base, .. } => sub(base),
+        ExprKind::Binary { l, r, .. } | ExprKind::Comma { l, r } => sub(l) || sub(r),
+        ExprKind::Cond { c, t, e } => sub(c) || sub(t) || sub(e),
+    }
+}
+
+impl Resolver {
+    pub(super) fn block(&mut self, ss: &[ast::Stmt]) -> Vec<Stmt> {
+        self.scopes.push(BTreeMap::new());
+        let out = self.stmt_list(ss);
+        self.scopes.pop();
+        out
+    }
+
+    pub(super) fn stmt_list(&mut self, ss: &[ast::Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for s in ss {
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    /// A statement that gets its own scope when it is a block (branches, loop bodies).
+    fn sub(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        match &s.kind {
+            ast::StmtKind::Block(ss) => self.block(ss),
+            _ => {
+                self.scopes.push(BTreeMap::new());
+                let mut out = Vec::new();
+                self.stmt(s, &mut out);
+                self.scopes.pop();
+                out
+            }
+        }
+    }
+
+    /// A loop body: `break` leaves the loop.
+    fn loop_body(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        self.loop_depth += 1;
+        self.breaks.push(None);
+        let b = self.sub(s);
+        self.breaks.pop();
+        self.loop_depth -= 1;
+        b
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        let span = s.span;
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
+        match &s.kind {
+            ast::StmtKind::Decl(d) => self.local_decl(d, out),
+            ast::StmtKind::Assign { lhs, rhs } => self.assign(lhs, rhs, span, out),
+            ast::StmtKind::CompoundAssign { lhs, op, rhs } => {
+                let bop = match op {
+                    AssignOp::Set => BinOp::Add, // not produced by the parser
+                    AssignOp::Add => BinOp::Add,
+                    AssignOp::Sub => BinOp::Sub,
+                    AssignOp::Mul => BinOp::Mul,
+                    AssignOp::Div => BinOp::Div,
+                    AssignOp::Mod => BinOp::Mod,
+                    AssignOp::BitAnd
+                    | AssignOp::BitOr
+                    | AssignOp::BitXor
+                    | AssignOp::Shl
+                    | AssignOp::Shr => {
+                        self.unsupported("bitwise compound assignment", span);
+                        return;
+                    }
+                };
+                let target = self.lvalue(lhs);
+                let cur = self.expr(lhs);
+                let r = self.expr(rhs);
+                let e = self.binary(bop, cur, r, s.span, rhs.span);
+                push(out, StmtKind::Assign(vec![(target, e)]));
+            }
+            ast::StmtKind::IncDec { lhs, inc, .. } => {
+                let target = self.lvalue(lhs);
+                let cur = self.expr(lhs);
+                let one = Box::new(Expr::int(1));
+                let e = if *inc {
+                    Expr::Add(Box::new(cur), one)
+                } else {
+                    Expr::Sub(Box::new(cur), one)
+                };
+                push(out, StmtKind::Assign(vec![(target, e)]));
+            }
+            ast::StmtKind::Expr(e) => self.expr_stmt(e, out),
+            ast::StmtKind::If { cond, then, els } => {
+                let c = self.value_expr(cond, out);
+                let t = self.sub(then);
+                let e = els.as_ref().map(|e| self.sub(e)).unwrap_or_default();
+                push(out, StmtKind::If(c, t, e));
+            }
+            ast::StmtKind::While { cond, body } => {
+                let c = self.expr(cond);
+                let b = self.loop_body(body);
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: Vec::new(),
+                        do_while: false,
+                    },
+                );
+            }
+            ast::StmtKind::DoWhile { body, cond } => {
+                let b = self.loop_body(body);
+                let c = self.expr(cond);
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: Vec::new(),
+                        do_while: true,
+                    },
+                );
+            }
+            ast::StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push(BTreeMap::new());
+                let mut stmts = Vec::new();
+                if let Some(i) = init {
+                    self.flat_stmt(i, &mut stmts);
+                }
+                let c = cond
+                    .as_ref()
+                    .map(|c| self.expr(c))
+                    .unwrap_or_else(|| Expr::int(1));
+                let b = self.loop_body(body);
+                let mut st = Vec::new();
+                if let Some(x) = step {
+                    self.flat_stmt(x, &mut st);
+                }
+                self.scopes.pop();
+                stmts.push(Stmt {
+                    kind: StmtKind::Loop {
+                        cond: c,
+                        body: b,
+                        step: st,
+                        do_while: false,
+                    },
+                    span,
+                });
+                push(out, StmtKind::Block(stmts));
+            }
+            ast::StmtKind::Break => match self.breaks.last() {
+                Some(Some(end)) => {
+                    let end = end.clone();
+                    push(out, StmtKind::Goto(end));
+                }
+                Some(None) => push(out, StmtKind::Break),
+                None => self.errors.push(err(
+                    DiagKind::Structure,
+                    span,
+                    "`break` outside a loop or `switch`",
+                )),
+            },
+            ast::StmtKind::Continue => {
+                if self.loop_depth == 0 {
+                    self.errors
+                        .push(err(DiagKind::Structure, span, "`continue` outside a loop"));
+                } else {
+                    push(out, StmtKind::Continue);
+                }
+            }
+            ast::StmtKind::Return(e) => {
+                let p = self.cur.expect("statements are inside procedures");
+                let v = e.as_ref().map(|e| self.value_expr(e, out));
+                if v.is_some() && !self.procs[p].returns_value {
+                    self.errors.push(err(
+                        DiagKind::Type,
+                        span,
+                        format!(
+                            "`{}` returns `void` but this returns a value",
+                            self.procs[p].name
+                        ),
+                    ));
+                }
+                push(out, StmtKind::Return(v));
+            }
+            ast::StmtKind::Skip | ast::StmtKind::Empty => push(out, StmtKind::Skip),
+            ast::StmtKind::Block(ss) => {
+                let b = self.block(ss);
+                push(out, StmtKind::Block(b));
+            }
+            ast::StmtKind::Labeled { label, stmt } => {
+                if let Some(prev) = self.labels.insert(label.name.clone(), label.span) {
+                    if prev != label.span {
+                        self.errors.push(err(
+                            DiagKind::Structure,
+                            label.span,
+                            format!("label `{}` is defined twice", label.name),
+                        ));
+                    }
+                }
+                let is_error = label.name == "ERROR";
+                self.labelled(label.name.clone(), is_error, stmt, span, out);
+            }
+            ast::StmtKind::Goto(l) => {
+                self.gotos.push(l.clone());
+                push(out, StmtKind::Goto(l.name.clone()));
+            }
+            ast::StmtKind::Switch { cond, body } => self.switch(cond, body, span, out),
+            ast::StmtKind::Case { value, stmt } => {
+                match self.switches.last_mut().and_then(|s| s.cases.pop_front()) {
+                    Some(name) => self.labelled(name, false, stmt, span, out),
+                    None => {
+                        self.errors.push(err(
+                            DiagKind::Structure,
+                            value.span,
+                            "`case` outside a `switch`",
+                        ));
+                    }
+                }
+            }
+            ast::StmtKind::Default(stmt) => {
+                match self.switches.last_mut().and_then(|s| s.default.take()) {
+                    Some(name) => self.labelled(name, false, stmt, span, out),
+                    None => {
+                        self.errors.push(err(
+                            DiagKind::Structure,
+                            span,
+                            "`default` outside a `switch` (or twice in one)",
+                        ));
+                    }
+                }
+            }
+            ast::StmtKind::Typedef(t) => self.enums(&t.enums),
+            ast::StmtKind::Proto(fp) => {
+                if !self.sigs.contains_key(&fp.name.name) {
+                    self.externs
+                        .entry(fp.name.name.clone())
+                        .or_insert(fp.name.span);
+                }
+            }
+            ast::StmtKind::Other { what, .. } => {
+                if what != "static assertion" {
+                    self.unsupported(what.clone(), span);
+                }
+            }
+        }
+    }
+
+    /// `name: stmt` in the HIR.
+    fn labelled(
+        &mut self,
+        name: String,
+        is_error: bool,
+        stmt: &ast::Stmt,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) {
+        let mut inner = Vec::new();
+        self.stmt(stmt, &mut inner);
+        let inner = if inner.len() == 1 {
+            inner.pop().expect("one statement")
+        } else {
+            Stmt {
+                kind: StmtKind::Block(inner),
+                span: stmt.span,
+            }
+        };
+        out.push(Stmt {
+            kind: StmtKind::Label {
+                name,
+                is_error,
+                stmt: Box::new(inner),
+            },
+            span,
+        });
+    }
+
+    /// `switch (e) body`: `t = e; if (t == c1) goto case1; ...; goto default (or end);
+    /// body; end:` with `case`/`default` as labels and `break` as `goto end`.
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt, span: Span, out: &mut Vec<Stmt>) {
+        let p = self.cur.expect("statements are inside procedures");
+        let v = self.value_expr(cond, out);
+        let t = self.new_var("#switch", VarKind::Temp(p), Range::Any, cond.span);
+        out.push(Stmt {
+            kind: assign_or_call(LValue::Var(t), v),
+            span: cond.span,
+        });
+        let mut cases = Vec::new();
+        let mut has_default = false;
+        collect_cases(body, &mut cases, &mut has_default);
+        let end = self.fresh_label("switch_end");
+        let mut labels = VecDeque::new();
+        for value in cases {
+            let name = self.fresh_label("case");
+            let c = self.expr(value);
+            if super::expr::const_value(&c).is_none() {
+                self.errors.push(
+                    err(
+                        DiagKind::BadConstant,
+                        value.span,
+                        "a `case` value must be a constant",
+                    )
+                    .with_label("not a constant expression"),
+                );
+            }
+            let hit = Expr::Cmp(CmpOp::Eq, Box::new(Expr::Var(t)), Box::new(c));
+            let jump = Stmt {
+                kind: StmtKind::Goto(name.clone()),
+                span: value.span,
+            };
+            out.push(Stmt {
+                kind: StmtKind::If(hit, vec![jump], Vec::new()),
+                span: value.span,
+            });
+            labels.push_back(name);
+        }
+        let default = has_default.then(|| self.fresh_label("default"));
+        out.push(Stmt {
+            kind: StmtKind::Goto(default.clone().unwrap_or_else(|| end.clone())),
+            span,
+        });
+        self.switches.push(SwitchCtx {
+            cases: labels,
+            default,
+        });
+        self.breaks.push(Some(end.clone()));
+        let b = self.sub(body);
+        self.breaks.pop();
+        self.switches.pop();
+        out.push(Stmt {
+            kind: StmtKind::Block(b),
+            span: body.span,
+        });
+        let skip = Stmt {
+            kind: StmtKind::Skip,
+            span,
+        };
+        out.push(Stmt {
+            kind: StmtKind::Label {
+                name: end,
+                is_error: false,
+                stmt: Box::new(skip),
+            },
+            span,
+        });
+    }
+
+    /// A `for` init or step: a declaration, a simple statement, or a brace-less block of
+    /// them (resolved in the current scope).
+    fn flat_stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        match &s.kind {
+            ast::StmtKind::Block(ss) => ss.iter().for_each(|x| self.stmt(x, out)),
+            _ => self.stmt(s, out),
+        }
+    }
+
+    /// `lhs = rhs` (one target, possibly a chain `a = b = e`) or a parallel assignment.
+    fn assign(&mut self, lhs: &[ast::Expr], rhs: &[ast::Expr], span: Span, out: &mut Vec<Stmt>) {
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
+        if lhs.len() != 1 {
+            let pairs = lhs
+                .iter()
+                .zip(rhs)
+                .map(|(l, r)| (self.lvalue(l), self.expr(r)))
+                .collect();
+            push(out, StmtKind::Assign(pairs));
+            return;
+        }
+        // `a = b = e` chains: do the inner assignment first.
+        let mut value = &rhs[0];
+        let mut chain = Vec::new();
+        while let ExprKind::Assign {
+            lhs: inner,
+            op: AssignOp::Set,
+            rhs: v,
+        } = &value.kind
+        {
+            chain.push(inner.as_ref());
+            value = v;
+        }
+        if let Some(innermost) = chain.pop() {
+            let target = self.lvalue(innermost);
+            let e = self.value_expr(value, out);
+            push(out, assign_or_call(target, e));
+            let mut src = innermost;
+            for t in chain.into_iter().rev().chain(std::iter::once(&lhs[0])) {
+                let target = self.lvalue(t);
+                let e = self.expr(src);
+                push(out, StmtKind::Assign(vec![(target, e)]));
+                src = t;
+            }
+            return;
+        }
+        let e = self.value_expr(&rhs[0], out);
+        let target = self.lvalue(&lhs[0]);
+        push(out, assign_or_call(target, e));
+    }
+
+    /// An expression whose value is used by a statement (an assignment's right-hand side,
+    /// an initialiser, `return`, an `if` condition): statement expressions and the left
+    /// operands of commas at its top become statements before it, in evaluation order.
+    pub(super) fn value_expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Expr {
+        match &e.kind {
+            // `if ((x = e))`, `return ++i;`: the assignment, then the new value.
+            ExprKind::Assign { lhs, .. }
+            | ExprKind::IncDec {
+                e: lhs,
+                prefix: true,
+                ..
+            } if is_plain_lvalue(lhs) => {
+                self.expr_stmt(e, out);
+                self.expr(lhs)
+            }
+            // `y = x++`: the old value, saved before the increment.
+            ExprKind::IncDec {
+                e: lhs,
+                prefix: false,
+                ..
+            } if is_plain_lvalue(lhs) => {
+                let p = self.cur.expect("statements are inside procedures");
+                let old = self.expr(lhs);
+                let t = self.new_var("#old", VarKind::Temp(p), Range::Any, e.span);
+                out.push(Stmt {
+                    kind: StmtKind::Assign(vec![(LValue::Var(t), old)]),
+                    span: e.span,
+                });
+                self.expr_stmt(e, out);
+                Expr::Var(t)
+            }
+            ExprKind::Comma { l, r } => {
+                self.expr_stmt(l, out);
+                self.value_expr(r, out)
+            }
+            ExprKind::StmtExpr(block) => {
+                let ast::StmtKind::Block(ss) = &block.kind else {
+                    return self.expr(e);
+                };
+                let Some((last, init)) = ss.split_last() else {
+                    self.unsupported("statement expression without a value", e.span);
+                    return Expr::Undef;
+                };
+                let ast::StmtKind::Expr(value) = &last.kind else {
+                    self.unsupported("statement expression without a value", e.span);
+                    return Expr::Undef;
+                };
+                self.scopes.push(BTreeMap::new());
+                let mut inner = self.stmt_list(init);
+                let v = self.value_expr(value, &mut inner);
+                self.scopes.pop();
+                out.push(Stmt {
+                    kind: StmtKind::Block(inner),
+                    span: e.span,
+                });
+                v
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    /// An expression in statement position: its value is discarded, its effects happen.
+    pub(super) fn expr_stmt(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) {
+        let span = e.span;
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
+        match &e.kind {
+            ExprKind::Call { func, args } => self.call_stmt(func, args, span, out),
+            ExprKind::Assign { lhs, op, rhs } => {
+                let stmt = if *op == AssignOp::Set {
+                    ast::StmtKind::Assign {
+                        lhs: vec![(**lhs).clone()],
+                        rhs: vec![(**rhs).clone()],
+                    }
+                } else {
+                    ast::StmtKind::CompoundAssign {
+                        lhs: (**lhs).clone(),
+                        op: *op,
+                        rhs: (**rhs).clone(),
+                    }
+                };
+                self.stmt(&ast::Stmt::new(stmt, span), out);
+            }
+            ExprKind::IncDec { e: x, inc, prefix } => {
+                let stmt = ast::StmtKind::IncDec {
+                    lhs: (**x).clone(),
+                    inc: *inc,
+                    prefix: *prefix,
+                };
+                self.stmt(&ast::Stmt::new(stmt, span), out);
+            }
+            ExprKind::Comma { l, r } => {
+                self.expr_stmt(l, out);
+                self.expr_stmt(r, out);
+            }
+            ExprKind::StmtExpr(block) => {
+                let b = match &block.kind {
+                    ast::StmtKind::Block(ss) => self.block(ss),
+                    _ => self.sub(block),
+                };
+                push(out, StmtKind::Block(b));
+            }
+            ExprKind::Cast {
+                ty: ast::Ty::Void | ast::Ty::Int { .. },
+                pointer: 0,
+                e: x,
+            } => self.expr_stmt(x, out),
+            ExprKind::Cond { c, t, e: f } if has_effects(t) || has_effects(f) => {
+                let c = self.expr(c);
+                let mut ts = Vec::new();
+                self.expr_stmt(t, &mut ts);
+                let mut fs = Vec::new();
+                self.expr_stmt(f, &mut fs);
+                push(out, StmtKind::If(c, ts, fs));
+            }
+            ExprKind::Binary {
+                op: op @ (BinOp::And | BinOp::Or),
+                l,
+                r,
+            } if has_effects(r) => {
+                let c = self.expr(l);
+                let mut rs = Vec::new();
+                self.expr_stmt(r, &mut rs);
+                let kind = if *op == BinOp::And {
+                    StmtKind::If(c, rs, Vec::new())
+                } else {
+                    StmtKind::If(c, Vec::new(), rs)
+                };
+                push(out, kind);
+            }
+            _ => {
+                // An expression without effect (e.g. `x;`), or with calls inside: keep the
+                // calls' effects by evaluating into a scratch temporary.
+                let v = self.expr(e);
+                self.discard(v, span, out);
+            }
+        }
+    }
+
+    /// Evaluate `v` for its effects only.
+    pub(super) fn discard(&mut self, v: Expr, span: Span, out: &mut Vec<Stmt>) {
+        if v.has_effects() {
+            let p = self.cur.expect("statements are inside procedures");
+            let t = self.new_var("#discard", VarKind::Temp(p), Range::Any, span);
+            out.push(Stmt {
+                kind: assign_or_call(LValue::Var(t), v),
+                span,
+            });
+        } else {
+            out.push(Stmt {
+                kind: StmtKind::Skip,
+                span,
+            });
+        }
+    }
+
+    /// A call in statement position.
+    fn call_stmt(
+        &mut self,
+        func: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) {
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
+        match builtin(&func.name) {
+            Some(Builtin::Error) => push(out, StmtKind::Error),
+            Some(Builtin::Stop) => push(out, StmtKind::Stop),
+            Some(b @ (Builtin::Assert | Builtin::Assume)) => {
+                if args.len() != 1 {
+                    self.errors.push(err(
+                        DiagKind::Arity,
+                        func.span,
+                        format!(
+                            "`{}` takes 1 argument but {} were given",
+                            func.name,
+                            args.len()
+                        ),
+                    ));
+                    return;
+                }
+                let c = self.expr(&args[0]);
+                if b == Builtin::Assert {
+                    push(out, StmtKind::Assert(c));
+                } else {
+                    push(out, StmtKind::Assume(c));
+                }
+            }
+            Some(Builtin::MakeSymbolic) => self.make_symbolic(func, args, out, span),
+            Some(Builtin::Nondet(_)) => {}
+            Some(Builtin::Ignored | Builtin::Identity) => {
+                // Output and hints: only the effects of the arguments matter. Arguments
+                // without effects (strings, `stderr`, ...) are not even resolved.
+                for a in args.iter().filter(|a| has_effects(a)) {
+                    self.expr_stmt(a, out);
+                }
+            }
+            None => {
+                // An external call was reported by `call_expr`.
+                if let Expr::Call(proc, args, _) = self.call_expr(func, args, span, false) {
+                    push(
+                        out,
+                        StmtKind::Call {
+                            dest: None,
+                            proc,
+                            args,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn make_symbolic(
+        &mut self,
+        func: &ast::Ident,
+        args: &[ast::Expr],
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) {
+        let Some(first) = args.first() else {
+            self.errors.push(err(
+                DiagKind::Arity,
+                func.span,
+                "`klee_make_symbolic` needs the object as first argument",
+            ));
+            return;
+        };
+        let target = match &first.kind {
+            ExprKind::AddrOf(x) => &**x,
+            _ => first,
+        };
+        match &target.kind {
+            ExprKind::Var(id) => match self.lookup(&id.name) {
+                Some(super::resolve::Sym::Var(v)) => out.push(Stmt {
+                    kind: StmtKind::Havoc(v),
+                    span,
+                }),
+                Some(super::resolve::Sym::Array(a)) => out.push(Stmt {
+                    kind: StmtKind::ArrayHavoc(a),
+                    span,
+                }),
+                Some(_) => self.unsupported(
+                    "klee_make_symbolic on something other than a variable or array",
+                    first.span,
+                ),
+                None => self.errors.push(err(
+                    DiagKind::Undeclared,
+                    id.span,
+                    format!("`{}` is not declared", id.name),
+                )),
+            },
+            _ => self.unsupported(
+                "klee_make_symbolic on something other than a variable or array",
+                first.span,
+            ),
+        }
+    }
+}
+
+/// A variable or an array element with a side-effect-free index: reading it again after
+/// assigning it gives the assigned value.
+fn is_plain_lvalue(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Index { base, index } => {
+            matches!(base.kind, ExprKind::Var(_)) && !has_effects(index)
+        }
+        _ => false,
+    }
+}
+
+/// The `case` values of a `switch` body in source order (not those of nested `switch`es),
+/// and whether it has a `default`.
+fn collect_cases<'e>(s: &'e ast::Stmt, cases: &mut Vec<&'e ast::Expr>, default: &mut bool) {
+    use ast::StmtKind as K;
+    match &s.kind {
+        K::Case { value, stmt } => {
+            cases.push(value);
+            collect_cases(stmt, cases, default);
+        }
+        K::Default(stmt) => {
+            *default = true;
+            collect_cases(stmt, cases, default);
+        }
+        K::Block(ss) => ss.iter().for_each(|x| collect_cases(x, cases, default)),
+        K::If { then, els, .. } => {
+            collect_cases(then, cases, default);
+            if let Some(e) = els {
+                collect_cases(e, cases, default);
+            }
+        }
+        K::While { body, .. } | K::DoWhile { body, .. } | K::For { body, .. } => {
+            collect_cases(body, cases, default)
+        }
+        K::Labeled { stmt, .. } => collect_cases(stmt, cases, default),
+        _ => {}
+    }
+}
