@@ -393,6 +393,8 @@ impl<'a> Explorer<'a> {
                 Term::Bool(false) => return Ok((false, open)),
                 c => {
                     self.smt.assert(&c)?;
+                    // `assume(x == 7777)` fixes `x` for the rest of the path.
+                    enc.learn(&c);
                     open = true;
                 }
             }
@@ -438,6 +440,8 @@ impl<'a> Explorer<'a> {
             if let Some(s) = self.feasible(report)? {
                 return Ok(s);
             }
+            // An equation the guard fixes (`x == 7777`) makes later branches fold.
+            st.enc.learn(g);
         }
         let cfg = self.cfg;
         loop {
@@ -574,7 +578,7 @@ impl<'a> Explorer<'a> {
         let tr = Trace {
             path: path.to_vec(),
         };
-        match trace::check_with(self.cfg, &tr, solvers, deadline) {
+        match trace::check_with_learning(self.cfg, &tr, solvers, deadline, true) {
             Err(e) => Step::Done(Outcome::Unknown(GiveUp::Internal(format!(
                 "a bmc error path is not a path of the program: {e}"
             )))),

@@ -9,7 +9,7 @@ use crate::engine::{tabulate, Budget, StopReason};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::refine::{refine, Refinement};
-use crate::report::{counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
+use crate::report::{counterexample, Engine, EngineRun, GiveUp, Outcome, Proof, Verdict};
 use crate::smt::{Cvc5Factory, Solvers};
 use crate::trace::{replay, Feasibility, Trace};
 use std::collections::BTreeMap;
@@ -91,10 +91,13 @@ pub struct Report {
     /// The abstractions P̂0, P̂1, ... as text (with `show_abstractions`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub abstractions: Vec<String>,
+    /// Per engine of a portfolio run (`crate::portfolio`): its verdict and time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<EngineRun>,
 }
 
 impl Report {
-    fn new(outcome: Outcome) -> Report {
+    pub(crate) fn new(outcome: Outcome) -> Report {
         Report {
             outcome,
             refinements: 0,
@@ -103,6 +106,7 @@ impl Report {
             stats: Stats::default(),
             semantics: Semantics::default(),
             abstractions: Vec::new(),
+            engines: Vec::new(),
         }
     }
 
@@ -172,7 +176,7 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
 }
 
 /// Refuse unsupported programs; instrument the bounds checks.
-fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loaded>, GiveUp> {
+pub(crate) fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loaded>, GiveUp> {
     if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
         return Err(g);
     }

@@ -119,6 +119,9 @@ pub struct Limits {
     pub max_steps: usize,
     /// Maximum call depth.
     pub max_depth: usize,
+    /// Stop (as at the step limit) once this instant has passed; polled every few
+    /// thousand steps.
+    pub until: Option<std::time::Instant>,
 }
 
 impl Default for Limits {
@@ -126,6 +129,7 @@ impl Default for Limits {
         Limits {
             max_steps: 1_000_000,
             max_depth: 10_000,
+            until: None,
         }
     }
 }
@@ -197,8 +201,53 @@ struct Machine<'c, O: Oracle> {
     stack: Vec<Frame>,
 }
 
-/// Run `main` from its entry with the given oracle and limits.
+/// What a run records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// The path.
+    pub path: bool,
+    /// The changes of the steps before this one (needs `path`).
+    pub changes_head: usize,
+    /// The changes of the steps from this one on (needs `path`).
+    pub changes_tail: usize,
+}
+
+impl Recording {
+    /// Nothing.
+    pub fn none() -> Recording {
+        Recording::default()
+    }
+    /// The path, no changes.
+    pub fn path() -> Recording {
+        Recording {
+            path: true,
+            changes_head: 0,
+            changes_tail: usize::MAX,
+        }
+    }
+    /// The path and every step's changes.
+    pub fn all() -> Recording {
+        Recording {
+            path: true,
+            changes_head: usize::MAX,
+            changes_tail: 0,
+        }
+    }
+}
+
+/// Run `main` from its entry with the given oracle and limits; `record`: the path and
+/// every step's changes.
 pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -> Run {
+    let r = if record {
+        Recording::all()
+    } else {
+        Recording::none()
+    };
+    run_with(cfg, oracle, limits, r)
+}
+
+/// Run `main` from its entry with the given oracle and limits, recording what `rec` asks.
+pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recording) -> Run {
     let mut m = Machine {
         cfg,
         oracle,
@@ -216,7 +265,10 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
     let mut changes: Vec<Vec<(String, BigInt)>> = Vec::new();
     let mut steps = 0;
     loop {
-        if steps >= limits.max_steps {
+        if steps >= limits.max_steps
+            || (steps & 0x3fff == 0x3fff
+                && limits.until.is_some_and(|u| std::time::Instant::now() >= u))
+        {
             return Run {
                 outcome: Outcome::StepLimit,
                 steps,
@@ -230,8 +282,9 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
             undef: 0,
             read: 0,
         };
+        let record = rec.path && (steps < rec.changes_head || steps >= rec.changes_tail);
         steps += 1;
-        if record {
+        if rec.path {
             path.push(node);
             changes.push(Vec::new());
         }

@@ -1,7 +1,7 @@
 //! The `lpmc` command line: arguments → library → diagnostics → exit code. No logic here.
 
 use clap::{Parser, Subcommand};
-use lpmc::driver::{self, CheckOptions, Report};
+use lpmc::driver::{CheckOptions, Report};
 use lpmc::frontend::{self, LoadError};
 use lpmc::report::{self, Counterexample, Verdict};
 use lpmc::run::{self, RunOutcome, RunReport};
@@ -105,6 +105,11 @@ enum Cmd {
         /// Also report every out-of-range array access as an error.
         #[arg(long)]
         check_bounds: bool,
+        /// The engines: `cegar` (abstraction and refinement), `bmc` (bounded, growing
+        /// bound), `search` (concrete runs guided by the program's constants; never
+        /// SAFE), or `all`: a portfolio where the first definite answer wins.
+        #[arg(long, default_value = "all")]
+        engine: lpmc::portfolio::EngineChoice,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -271,6 +276,7 @@ fn main() -> ExitCode {
             show_abstractions,
             stats,
             check_bounds,
+            engine,
         } => {
             if let Some(t) = timeout {
                 if !(t.is_finite() && t > 0.0) {
@@ -282,7 +288,7 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = driver::check(
+            let report = lpmc::portfolio::check(
                 &loaded,
                 &CheckOptions {
                     timeout_s: timeout,
@@ -292,6 +298,7 @@ fn main() -> ExitCode {
                     check_bounds,
                     ..CheckOptions::default()
                 },
+                engine,
             );
             if json {
                 match serde_json::to_string(&report) {
@@ -614,10 +621,23 @@ fn print_outcome(file: &std::path::Path, o: &report::Outcome) {
     }
 }
 
+/// Steps shown at each end of a long trace.
+const TRACE_EDGE: usize = 60;
+
 fn print_trace(t: &Counterexample) {
     if !t.inputs.is_empty() {
         out!("  inputs:");
-        for i in &t.inputs {
+        let n = t.inputs.len();
+        for (k, i) in t.inputs.iter().enumerate() {
+            if n > 2 * TRACE_EDGE && k >= TRACE_EDGE && k < n - TRACE_EDGE {
+                if k == TRACE_EDGE {
+                    out!(
+                        "    ... {} inputs omitted (--json has them all) ...",
+                        n - 2 * TRACE_EDGE
+                    );
+                }
+                continue;
+            }
             out!(
                 "    step {:>4}  line {:>4}  {} = {}",
                 i.step,
@@ -629,11 +649,20 @@ fn print_trace(t: &Counterexample) {
     }
     out!(
         "  trace ({} steps, error at line {}):",
-        t.steps.len(),
+        t.length,
         t.error_line
     );
     out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
-    for (k, s) in t.steps.iter().enumerate() {
+    // A long trace (a bug after many loop iterations) shows its start and its end.
+    let n = t.length;
+    for s in &t.steps {
+        let k = s.step;
+        if n > 2 * TRACE_EDGE && k >= TRACE_EDGE && k < n - TRACE_EDGE {
+            if k == TRACE_EDGE {
+                out!("    ... {} steps omitted ...", n - 2 * TRACE_EDGE);
+            }
+            continue;
+        }
         let stmt = if s.changed.is_empty() {
             s.statement.clone()
         } else {
@@ -649,6 +678,18 @@ fn print_report(file: &std::path::Path, r: &Report) {
         out!("  refinements: {}, cells: {:?}", r.refinements, r.cells);
     }
     out!("  time: {} ms", r.time_ms);
+    if r.engines.len() > 1 {
+        out!("  engines:");
+        for e in &r.engines {
+            out!(
+                "    {:<7} {:<8} {:>7} ms  {}",
+                e.engine.as_str(),
+                e.verdict.as_str(),
+                e.time_ms,
+                e.reason
+            );
+        }
+    }
 }
 
 fn print_stats(s: &lpmc::driver::Stats, semantics: &frontend::Semantics) {

@@ -49,6 +49,8 @@ pub enum Engine {
     Cegar,
     /// Bounded symbolic execution (`bmc`).
     Bmc,
+    /// Concrete search over the interpreter (`search`).
+    Search,
 }
 
 impl Engine {
@@ -57,8 +59,22 @@ impl Engine {
         match self {
             Engine::Cegar => "cegar",
             Engine::Bmc => "bmc",
+            Engine::Search => "search",
         }
     }
+}
+
+/// One engine's part in a portfolio run (`lpmc check --engine all`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EngineRun {
+    /// The engine.
+    pub engine: Engine,
+    /// Its verdict (UNKNOWN when it was stopped because another engine decided).
+    pub verdict: Verdict,
+    /// Why (its outcome's reason, or that it was stopped).
+    pub reason: String,
+    /// How long it ran, in milliseconds.
+    pub time_ms: u128,
 }
 
 /// An invariant an engine found, in the program's own variable names.
@@ -96,8 +112,11 @@ pub struct Counterexample {
     pub engine: Engine,
     /// The inputs that drive the program to the error, in execution order.
     pub inputs: Vec<InputValue>,
-    /// The steps.
+    /// The steps (of a trace longer than twice [`STEPS_KEPT`], the first and the last
+    /// [`STEPS_KEPT`]).
     pub steps: Vec<TraceStep>,
+    /// The number of steps of the trace.
+    pub length: usize,
     /// Line of the error location.
     pub error_line: u32,
 }
@@ -260,9 +279,13 @@ impl Outcome {
                 }
                 s
             }
+            Outcome::Unsafe(c) if c.engine == Engine::Search => format!(
+                "an error location is reachable: a concrete run of {} steps found it, replayed by the interpreter",
+                c.length
+            ),
             Outcome::Unsafe(c) => format!(
                 "an error location is reachable: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
-                c.steps.len()
+                c.length
             ),
             Outcome::Unknown(g) => g.to_string(),
         }
@@ -282,9 +305,14 @@ pub struct InputValue {
     pub value: String,
 }
 
+/// Steps kept at each end of a very long counterexample.
+pub const STEPS_KEPT: usize = 5_000;
+
 /// One step of a printed counterexample.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct TraceStep {
+    /// Its position in the trace (0-based).
+    pub step: usize,
     /// Source line.
     pub line: u32,
     /// The procedure.
@@ -297,23 +325,71 @@ pub struct TraceStep {
 
 /// The printable counterexample of a replayed trace.
 pub fn counterexample(engine: Engine, loaded: &Loaded, t: &Trace, w: &Witness) -> Counterexample {
+    counterexample_run(engine, loaded, t, w).0
+}
+
+/// The printable counterexample of a trace whose witness has not been replayed yet: the
+/// run that prints it is the replay. `Err` (why) unless the interpreter, with the
+/// witness's oracle, follows the trace's path exactly into the error location.
+pub fn replayed_counterexample(
+    engine: Engine,
+    loaded: &Loaded,
+    t: &Trace,
+    w: &Witness,
+) -> Result<Counterexample, String> {
+    let (c, run) = counterexample_run(engine, loaded, t, w);
+    let expected = crate::interp::Outcome::Error {
+        at: t.path.last().copied().unwrap_or(crate::cfg::ERROR_NODE),
+    };
+    if run.path != t.path || run.outcome != expected {
+        return Err(format!(
+            "the replay ends with {:?} after {} steps; the trace has {} steps",
+            run.outcome,
+            run.path.len(),
+            t.path.len()
+        ));
+    }
+    Ok(c)
+}
+
+fn counterexample_run(
+    engine: Engine,
+    loaded: &Loaded,
+    t: &Trace,
+    w: &Witness,
+) -> (Counterexample, crate::interp::Run) {
     let cfg = &loaded.cfg;
     let line = |n: crate::ids::NodeId| loaded.file.line_col(cfg.nodes[n].span.start).line;
     // The replay (already done once) again, recording what each step changes.
-    let run = crate::interp::run(
+    let n = t.path.len();
+    let recording = if n > 2 * STEPS_KEPT {
+        crate::interp::Recording {
+            path: true,
+            changes_head: STEPS_KEPT,
+            changes_tail: n - STEPS_KEPT,
+        }
+    } else {
+        crate::interp::Recording::all()
+    };
+    let run = crate::interp::run_with(
         cfg,
         &mut w.oracle.clone(),
         crate::interp::Limits {
-            max_steps: t.path.len() + 1,
+            max_steps: n + 1,
             ..Default::default()
         },
-        true,
+        recording,
     );
+    // A very long trace (a concrete run through many loop iterations) keeps its first
+    // and last steps.
+    let keep = |k: usize| n <= 2 * STEPS_KEPT || k < STEPS_KEPT || k >= n - STEPS_KEPT;
     let steps = t
         .path
         .iter()
         .enumerate()
+        .filter(|(k, _)| keep(*k))
         .map(|(k, &n)| TraceStep {
+            step: k,
             changed: run
                 .changes
                 .get(k)
@@ -329,7 +405,7 @@ pub fn counterexample(engine: Engine, loaded: &Loaded, t: &Trace, w: &Witness) -
         .collect();
     let mut inputs = w.inputs.clone();
     crate::trace::set_input_lines(cfg, t, &loaded.file, &mut inputs);
-    Counterexample {
+    let c = Counterexample {
         engine,
         inputs: inputs
             .iter()
@@ -341,8 +417,10 @@ pub fn counterexample(engine: Engine, loaded: &Loaded, t: &Trace, w: &Witness) -
             })
             .collect(),
         steps,
+        length: n,
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
-    }
+    };
+    (c, run)
 }
 
 impl serde::Serialize for Outcome {

@@ -2,7 +2,7 @@
 //! array-free programs (globals, locals, `u` inputs, `?:`, parallel assignment, bounded
 //! loops, calls, assertions). Whenever some random run of the interpreter reaches an error,
 //! lpmc must not answer SAFE; every UNSAFE answer must come with inputs that drive the
-//! interpreter to an error.
+//! interpreter to an error. The same holds for the portfolio of all engines.
 
 mod common;
 
@@ -15,7 +15,11 @@ use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-fn differential(strategy: impl Strategy<Value = String>, default_cases: u32) -> [u32; 3] {
+fn differential(
+    strategy: impl Strategy<Value = String>,
+    default_cases: u32,
+    portfolio: bool,
+) -> [u32; 3] {
     let cases: u32 = std::env::var("LPMC_DIFF_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -32,13 +36,15 @@ fn differential(strategy: impl Strategy<Value = String>, default_cases: u32) -> 
             let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                 TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
             })?;
-            let report = driver::check(
-                &loaded,
-                &CheckOptions {
-                    timeout_s: Some(20.0),
-                    ..Default::default()
-                },
-            );
+            let opts = CheckOptions {
+                timeout_s: Some(20.0),
+                ..Default::default()
+            };
+            let report = if portfolio {
+                lpmc::portfolio::check(&loaded, &opts, lpmc::portfolio::EngineChoice::All)
+            } else {
+                driver::check(&loaded, &opts)
+            };
             let reached = interp_reaches_error(&loaded, 30);
             counts_ref.borrow_mut()[report.verdict().exit_code() as usize / 10] += 1;
             if reached {
@@ -83,7 +89,7 @@ fn differential(strategy: impl Strategy<Value = String>, default_cases: u32) -> 
 
 #[test]
 fn lpmc_agrees_with_the_interpreter() {
-    let [safe, unsafe_, unknown] = differential(scalar_program(), 2000);
+    let [safe, unsafe_, unknown] = differential(scalar_program(), 2000, false);
     eprintln!("differential: {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
@@ -93,10 +99,25 @@ fn lpmc_agrees_with_the_interpreter() {
 
 #[test]
 fn lpmc_agrees_with_the_interpreter_on_arrays() {
-    let [safe, unsafe_, unknown] = differential(array_program(), 500);
+    let [safe, unsafe_, unknown] = differential(array_program(), 500, false);
     eprintln!("differential (arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
         "the generator should produce both kinds"
     );
+}
+
+/// The portfolio (CEGAR, bmc and the concrete search under one deadline) on the same
+/// programs: no engine's answer may contradict the interpreter.
+#[test]
+fn the_portfolio_agrees_with_the_interpreter() {
+    let [safe, unsafe_, unknown] = differential(scalar_program(), 300, true);
+    eprintln!("differential (portfolio): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
+    assert!(
+        safe > 0 && unsafe_ > 0,
+        "the generator should produce both kinds"
+    );
+    let [safe, unsafe_, unknown] = differential(array_program(), 100, true);
+    eprintln!("differential (portfolio, arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
+    assert!(safe > 0 && unsafe_ > 0);
 }

@@ -38,6 +38,7 @@ fn small_limits() -> Limits {
     Limits {
         max_steps: 20_000,
         max_depth: 200,
+        until: None,
     }
 }
 

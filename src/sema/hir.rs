@@ -280,14 +280,38 @@ impl Width {
     pub fn modulus(self) -> BigInt {
         BigInt::from(1) << self.bits
     }
+    /// `(lo, hi)` as `i128`, for widths up to 64 bits (the fast path).
+    fn small_bounds(self) -> Option<(i128, i128)> {
+        (self.bits <= 64).then(|| {
+            if self.signed {
+                (-(1i128 << (self.bits - 1)), (1i128 << (self.bits - 1)) - 1)
+            } else {
+                (0, (1i128 << self.bits) - 1)
+            }
+        })
+    }
     /// Whether `v` is in range.
     pub fn contains(self, v: &BigInt) -> bool {
+        use num_traits::ToPrimitive;
+        if let (Some((lo, hi)), Some(x)) = (self.small_bounds(), v.to_i128()) {
+            return lo <= x && x <= hi;
+        }
         self.lo() <= *v && *v <= self.hi()
     }
     /// The value in range congruent to `v` modulo `2^bits`: `lo + ((v - lo) mod 2^bits)`
     /// with a non-negative remainder.
     pub fn wrap(self, v: &BigInt) -> BigInt {
         use num_integer::Integer;
+        use num_traits::ToPrimitive;
+        if let (Some((lo, hi)), Some(x)) = (self.small_bounds(), v.to_i128()) {
+            if lo <= x && x <= hi {
+                return v.clone();
+            }
+            if x.unsigned_abs() < (1u128 << 100) {
+                let m = 1i128 << self.bits;
+                return BigInt::from(lo + (x - lo).rem_euclid(m));
+            }
+        }
         let lo = self.lo();
         let r = (v - &lo).mod_floor(&self.modulus());
         lo + r
@@ -581,4 +605,37 @@ pub fn fold(e: Expr, known: &dyn Fn(VarId) -> Option<BigInt>) -> Expr {
         },
         other => other,
     })
+}
+
+#[cfg(test)]
+mod width_tests {
+    use super::Width;
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+
+    /// The i128 fast path of `wrap` and `contains` agrees with the BigInt definition.
+    #[test]
+    fn fast_wrap_agrees_with_the_definition() {
+        let mut vals: Vec<BigInt> = Vec::new();
+        for e in [
+            0u32, 7, 8, 15, 16, 31, 32, 63, 64, 65, 99, 100, 101, 127, 130,
+        ] {
+            for d in [-2i64, -1, 0, 1, 2] {
+                let p = BigInt::from(1) << e;
+                vals.push(&p + d);
+                vals.push(-&p + d);
+            }
+        }
+        for bits in [1u32, 8, 16, 32, 64, 128] {
+            for signed in [false, true] {
+                let w = Width { bits, signed };
+                for v in &vals {
+                    let lo = w.lo();
+                    let want = &lo + (v - &lo).mod_floor(&w.modulus());
+                    assert_eq!(w.wrap(v), want, "{w} {v}");
+                    assert_eq!(w.contains(v), w.lo() <= *v && *v <= w.hi(), "{w} {v}");
+                }
+            }
+        }
+    }
 }

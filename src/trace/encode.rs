@@ -18,7 +18,7 @@ use crate::interp::Site;
 use crate::sema::{ArraySize, Expr, Range};
 use crate::smt::{SmtBackend, SmtError, Sort, SymId, Term};
 use num_bigint::BigInt;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Why an encoding failed.
 pub(crate) enum Fail {
@@ -130,6 +130,9 @@ pub(crate) struct PathEncoder<'a> {
     next_frame: usize,
     /// Arbitrary array symbols by (init step, array).
     array_syms: BTreeMap<(usize, ArrayId), (SymId, Term)>,
+    /// Definitions `s = t` of the symbols the encoder introduced (shared by forks:
+    /// symbols are never reused, so a definition holds on every path that has it).
+    defs: std::rc::Rc<std::cell::RefCell<HashMap<SymId, Term>>>,
     step: usize,
     node: NodeId,
     undef_k: u32,
@@ -143,6 +146,7 @@ pub(crate) fn encode(
     cfg: &Cfg,
     path: &[NodeId],
     smt: &mut dyn SmtBackend,
+    learn: bool,
 ) -> Result<Encoding, Fail> {
     let mut e = PathEncoder::new(cfg, true);
     for (i, &n) in path.iter().enumerate() {
@@ -150,12 +154,37 @@ pub(crate) fn encode(
         e.begin_step(i, n);
         e.step(smt, n, next)?;
         e.end_step();
+        if learn {
+            // With records, the step's constraints stay in the encoding.
+            let cs = e.out.steps.last().cloned().unwrap_or_default();
+            cs.iter().for_each(|c| e.learn(c));
+        }
     }
     Ok(e.out)
 }
 
 fn i64_max() -> Term {
     Term::int(i64::MAX)
+}
+
+/// Add `factor * t` to the linear form `lin + c`; `false` if `t` is not linear over
+/// integer symbols.
+fn linear(t: &Term, factor: &BigInt, lin: &mut BTreeMap<SymId, BigInt>, c: &mut BigInt) -> bool {
+    match t {
+        Term::Int(n) => {
+            *c += factor * n;
+            true
+        }
+        Term::Sym(s) => {
+            *lin.entry(*s).or_insert_with(|| BigInt::from(0)) += factor;
+            true
+        }
+        Term::Add(ts) => ts.iter().all(|x| linear(x, factor, lin, c)),
+        Term::Sub(a, b) => linear(a, factor, lin, c) && linear(b, &-factor, lin, c),
+        Term::Neg(a) => linear(a, &-factor, lin, c),
+        Term::Mul(k, a) if k.is_integer() => linear(a, &(factor * k.to_integer()), lin, c),
+        _ => false,
+    }
 }
 
 /// Constant folding at the top of a term whose children are already folded: sums,
@@ -249,6 +278,7 @@ impl<'a> PathEncoder<'a> {
             }],
             next_frame: 1,
             array_syms: BTreeMap::new(),
+            defs: Default::default(),
             step: 0,
             node: ERROR_NODE,
             undef_k: 0,
@@ -295,6 +325,85 @@ impl<'a> PathEncoder<'a> {
         }
     }
 
+    /// Learn from `guard`, which the path asserts: an equation that fixes one symbol
+    /// (`x == 7777`, `y - x == 1000` once `x` is known, through the definitions of
+    /// named terms) makes that symbol's value a literal in the state, so later
+    /// conditions on it fold without a solver call. Sound: on this path the symbol has
+    /// that value.
+    pub(crate) fn learn(&mut self, guard: &Term) {
+        let mut known: HashMap<SymId, BigInt> = HashMap::new();
+        self.collect_equalities(guard, &mut known, 0);
+        if known.is_empty() {
+            return;
+        }
+        let sub = |t: &mut Term| {
+            if let Term::Sym(s) = t {
+                if let Some(v) = known.get(s) {
+                    *t = Term::Int(v.clone());
+                }
+            }
+        };
+        for f in &mut self.stack {
+            f.vars.values_mut().for_each(sub);
+        }
+        self.globals.values_mut().for_each(sub);
+    }
+
+    fn collect_equalities(&self, g: &Term, known: &mut HashMap<SymId, BigInt>, depth: u32) {
+        if depth > 8 {
+            return;
+        }
+        match g {
+            Term::And(ts) => ts
+                .iter()
+                .for_each(|t| self.collect_equalities(t, known, depth + 1)),
+            Term::Not(a) => match &**a {
+                Term::Not(b) => self.collect_equalities(b, known, depth + 1),
+                Term::Distinct(ts) if ts.len() == 2 => self.solve_eq(&ts[0], &ts[1], known, depth),
+                _ => {}
+            },
+            Term::Eq(a, b) => self.solve_eq(a, b, known, depth),
+            _ => {}
+        }
+    }
+
+    /// If `a = b` fixes exactly one symbol (coefficient ±1, the others known), record
+    /// it, and go on into that symbol's definition.
+    fn solve_eq(&self, a: &Term, b: &Term, known: &mut HashMap<SymId, BigInt>, depth: u32) {
+        if depth > 8 {
+            return;
+        }
+        let (mut lin, mut c) = (BTreeMap::new(), BigInt::from(0));
+        if !linear(a, &BigInt::from(1), &mut lin, &mut c)
+            || !linear(b, &BigInt::from(-1), &mut lin, &mut c)
+        {
+            return;
+        }
+        for (s, v) in known.iter() {
+            if let Some(k) = lin.remove(s) {
+                c += k * v;
+            }
+        }
+        lin.retain(|_, k| *k != BigInt::from(0));
+        if lin.len() != 1 {
+            return;
+        }
+        let (s, k) = lin.into_iter().next().expect("one symbol");
+        // k*s + c = 0
+        let v = if k == BigInt::from(1) {
+            -c
+        } else if k == BigInt::from(-1) {
+            c
+        } else {
+            return;
+        };
+        known.insert(s, v.clone());
+        let def = self.defs.borrow().get(&s).cloned();
+        if let Some(d) = def {
+            self.solve_eq(&d, &Term::Int(v), known, depth + 1);
+        }
+    }
+
     /// The Boolean value of a branch condition in the current state (folded: a literal
     /// when the path fixes it).
     pub(crate) fn condition(
@@ -328,6 +437,7 @@ impl<'a> PathEncoder<'a> {
             return Ok(t);
         }
         let s = self.fresh(smt, "t", Sort::Int)?;
+        self.defs.borrow_mut().insert(s, t.clone());
         self.out.aux.push(Term::eq(Term::sym(s), t));
         Ok(Term::sym(s))
     }
@@ -339,6 +449,7 @@ impl<'a> PathEncoder<'a> {
             return Ok(x);
         }
         let s = self.fresh(smt, what, Sort::Int)?;
+        self.defs.borrow_mut().insert(s, x.clone());
         self.cur.push(Term::eq(Term::sym(s), x));
         Ok(Term::sym(s))
     }

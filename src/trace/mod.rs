@@ -222,9 +222,23 @@ pub fn check_with(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> Result<Feasibility, TraceError> {
+    check_with_learning(cfg, t, solvers, deadline, false)
+}
+
+/// [`check_with`]; with `learn`, the encoder folds the values that equations on the path
+/// fix (`PathEncoder::learn`), which keeps long concrete parts out of the solver. The
+/// feasibility answer is the same; an unsat core may name fewer steps, so the CEGAR
+/// refinement, which reads cores, does not learn.
+pub fn check_with_learning(
+    cfg: &Cfg,
+    t: &Trace,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    learn: bool,
+) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
     match solvers.make(config(), deadline) {
-        Ok(mut b) => check(cfg, t, b.as_mut()),
+        Ok(mut b) => check_learning(cfg, t, b.as_mut(), learn),
         Err(e) => Ok(Feasibility::Unknown(format!(
             "cannot start the SMT solver: {e}"
         ))),
@@ -235,11 +249,20 @@ pub fn check_with(
 /// needs models and unsat cores; everything is asserted inside a `push`/`pop` scope, so
 /// the backend can be reused.
 pub fn check(cfg: &Cfg, t: &Trace, smt: &mut dyn SmtBackend) -> Result<Feasibility, TraceError> {
+    check_learning(cfg, t, smt, false)
+}
+
+fn check_learning(
+    cfg: &Cfg,
+    t: &Trace,
+    smt: &mut dyn SmtBackend,
+    learn: bool,
+) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
     if let Err(e) = smt.push() {
         return Ok(Feasibility::Unknown(format!("SMT error: {e}")));
     }
-    let r = check_in_scope(cfg, t, smt);
+    let r = check_in_scope(cfg, t, smt, learn);
     let popped = smt.pop();
     match r {
         Err(Fail::Trace(e)) => Err(e),
@@ -261,8 +284,13 @@ fn label(step: usize) -> Label {
     Label(u32::try_from(step).unwrap_or(u32::MAX))
 }
 
-fn check_in_scope(cfg: &Cfg, t: &Trace, smt: &mut dyn SmtBackend) -> Result<Feasibility, Fail> {
-    let enc = encode(cfg, &t.path, smt)?;
+fn check_in_scope(
+    cfg: &Cfg,
+    t: &Trace,
+    smt: &mut dyn SmtBackend,
+    learn: bool,
+) -> Result<Feasibility, Fail> {
+    let enc = encode(cfg, &t.path, smt, learn)?;
     for a in &enc.aux {
         smt.assert(a)?;
     }
@@ -354,6 +382,7 @@ fn limits(t: &Trace) -> Limits {
     Limits {
         max_steps: t.path.len() + 1,
         max_depth: usize::MAX,
+        until: None,
     }
 }
 
@@ -366,6 +395,11 @@ fn inputs(cfg: &Cfg, t: &Trace, oracle: &ReplayOracle) -> Vec<InputValue> {
     };
     interp::run(cfg, &mut rec, limits(t), false);
     let log = std::mem::take(&mut rec.log);
+    inputs_of_log(cfg, log, oracle)
+}
+
+/// The input values of a run's oracle log, ordered by step.
+fn inputs_of_log(cfg: &Cfg, log: Vec<Query>, oracle: &ReplayOracle) -> Vec<InputValue> {
     let mut out: Vec<InputValue> = log
         .into_iter()
         .map(|q| match q {
@@ -423,7 +457,7 @@ pub fn replay(cfg: &Cfg, t: &Trace, w: &Witness) -> Result<(), ReplayMismatch> {
         return Err(ReplayMismatch(format!("step {i}: no such node")));
     }
     let mut o = w.oracle.clone();
-    let run = interp::run(cfg, &mut o, limits(t), true);
+    let run = interp::run_with(cfg, &mut o, limits(t), interp::Recording::path());
     if let Some(i) = (0..t.path.len().min(run.path.len())).find(|&i| t.path[i] != run.path[i]) {
         return Err(ReplayMismatch(format!(
             "step {i}: the run goes to {} instead of {}",
@@ -442,6 +476,45 @@ pub fn replay(cfg: &Cfg, t: &Trace, w: &Witness) -> Result<(), ReplayMismatch> {
         )));
     }
     Ok(())
+}
+
+/// Run the interpreter with `oracle` under `limits`, recording the path and the oracle's
+/// answers. If the run reaches an error location, also return its trace and a witness
+/// whose oracle answers every query as in this run. The caller replays it (see
+/// [`replay`], or `report::replayed_counterexample`) before it reports UNSAFE. This is
+/// how a concrete search's find becomes a counterexample in the usual form.
+pub fn recorded_run<O: interp::Oracle>(
+    cfg: &Cfg,
+    oracle: &mut O,
+    limits: Limits,
+) -> (Outcome, Option<(Trace, Witness)>) {
+    let mut rec = Recorder {
+        inner: oracle,
+        log: Vec::new(),
+    };
+    let run = interp::run_with(cfg, &mut rec, limits, interp::Recording::path());
+    if !matches!(run.outcome, Outcome::Error { .. }) {
+        return (run.outcome, None);
+    }
+    let log = std::mem::take(&mut rec.log);
+    let mut o = ReplayOracle::default();
+    for q in &log {
+        match q {
+            Query::Site(step, node, site, v) => {
+                o.sites.insert((*step, *node, *site), v.clone());
+            }
+            Query::Cell(step, a, i, v) => {
+                o.arrays
+                    .entry((*step, *a))
+                    .or_default()
+                    .cells
+                    .insert(*i, v.clone());
+            }
+        }
+    }
+    let t = Trace { path: run.path };
+    let inputs = inputs_of_log(cfg, log, &o);
+    (run.outcome, Some((t, Witness { oracle: o, inputs })))
 }
 
 /// The array cells whose indices the core pins down: for every read and write in a core
@@ -489,7 +562,7 @@ fn fixed_in_scope(
     include_writes: bool,
     smt: &mut dyn SmtBackend,
 ) -> Result<Vec<(ArrayId, i64)>, Fail> {
-    let enc = encode(cfg, &t.path, smt)?;
+    let enc = encode(cfg, &t.path, smt, false)?;
     for a in &enc.aux {
         smt.assert(a)?;
     }

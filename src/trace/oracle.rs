@@ -46,7 +46,12 @@ impl Oracle for ReplayOracle {
     fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
         let v = match site {
             Site::Undef(_) | Site::OutOfRange(_) => self.sites.get(&(step, node, site)),
-            Site::Uninit(v) => self.uninit_value(step, v),
+            // Keyed by the query first (a witness recorded from a concrete run), else by
+            // frame and variable (a witness from a model).
+            Site::Uninit(v) => self
+                .sites
+                .get(&(step, node, site))
+                .or_else(|| self.uninit_value(step, v)),
         };
         v.cloned().unwrap_or_else(BigInt::zero)
     }

@@ -1,0 +1,313 @@
+//! `lpmc check` as a portfolio: the CEGAR engine, the bounded engine with a growing
+//! bound, and the concrete search run on their own threads under one deadline. The
+//! first definite answer wins and the others are stopped:
+//! - SAFE comes from CEGAR (the abstraction over-approximates the program), or from the
+//!   bounded engine when every path ends within its bound;
+//! - UNSAFE comes from any engine, always as a trace confirmed over integers and arrays
+//!   and replayed by the interpreter.
+//!
+//! When no engine decides, the answer is UNKNOWN with the CEGAR engine's reason (the
+//! others' reasons are in [`Report::engines`]). The portfolio sits above `driver` and
+//! `bmc`, which stay siblings.
+
+use crate::bmc::{bmc_within, Unwind};
+use crate::driver::{check_within, CheckOptions, Report};
+use crate::frontend::Loaded;
+use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
+use crate::report::{replayed_counterexample, Engine, EngineRun, GiveUp, Outcome};
+use crate::search::{search_within, SearchOptions, SearchResult};
+use crate::smt::{Cvc5Factory, Solvers};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which engines `lpmc check` runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineChoice {
+    /// Only the CEGAR engine.
+    Cegar,
+    /// Only the bounded engine (`--unwind auto`).
+    Bmc,
+    /// Only the concrete search (never SAFE).
+    Search,
+    /// All three, the first definite answer wins (the default).
+    #[default]
+    All,
+}
+
+impl std::str::FromStr for EngineChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "cegar" => Ok(EngineChoice::Cegar),
+            "bmc" => Ok(EngineChoice::Bmc),
+            "search" => Ok(EngineChoice::Search),
+            "all" => Ok(EngineChoice::All),
+            _ => Err(format!("`{s}` is not an engine: cegar, bmc, search or all")),
+        }
+    }
+}
+
+impl EngineChoice {
+    fn engines(self) -> Vec<Engine> {
+        match self {
+            EngineChoice::Cegar => vec![Engine::Cegar],
+            EngineChoice::Bmc => vec![Engine::Bmc],
+            EngineChoice::Search => vec![Engine::Search],
+            EngineChoice::All => vec![Engine::Cegar, Engine::Bmc, Engine::Search],
+        }
+    }
+}
+
+/// Stack of the engine threads (cvc5 and the tabulation recurse deeply).
+const STACK_BYTES: usize = 512 << 20;
+
+/// How often the portfolio samples the clock and the memory.
+const TICK: Duration = Duration::from_millis(20);
+
+/// How long the portfolio waits, after the limit, for the engines' own answers.
+const GRACE: Duration = Duration::from_millis(150);
+
+/// The search yields half its core after this long (it finds most bugs at once).
+const SEARCH_SHARE_AFTER: Duration = Duration::from_secs(1);
+
+/// How long the bounded engine waits in a portfolio.
+const BMC_DELAY: Duration = Duration::from_millis(500);
+
+/// Runs of `--engine search` without a time limit.
+const SEARCH_RUNS_ALONE: u64 = 10_000;
+
+/// What one engine thread sends back.
+struct Answer {
+    engine: Engine,
+    outcome: Outcome,
+    /// The CEGAR engine's full report (refinements, cells, stats, abstractions).
+    report: Option<Report>,
+    time_ms: u128,
+}
+
+/// Check `loaded` with the engines `choice` names, under `opts`' time and memory limits.
+/// The report's `engines` lists each engine's verdict and time; the outcome's engine
+/// says which one decided.
+pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Report {
+    let start = Instant::now();
+    let memory = opts
+        .memory_mb
+        .unwrap_or(DEFAULT_MEMORY_MB)
+        .saturating_mul(1 << 20);
+    let limit = seconds(opts.timeout_s).map(|d| start + d);
+    let solvers: Solvers = opts
+        .solvers
+        .clone()
+        .unwrap_or_else(|| Arc::new(Cvc5Factory));
+    let engines = choice.engines();
+    let (tx, rx) = mpsc::channel::<Answer>();
+    // Each engine polls its own deadline, so that the portfolio can stop the losers.
+    let mut deadlines = Vec::new();
+    let mut pending = Vec::new();
+    let mut failed = Vec::new();
+    for &engine in &engines {
+        let deadline = Deadline::at(limit);
+        deadlines.push(deadline.clone());
+        let tx = tx.clone();
+        let loaded = loaded.clone();
+        let opts = opts.clone();
+        let solvers = solvers.clone();
+        let alone = engines.len() == 1;
+        let spawned = std::thread::Builder::new()
+            .name(format!("lpmc-{}", engine.as_str()))
+            .stack_size(STACK_BYTES)
+            .spawn(move || {
+                let t0 = Instant::now();
+                let (outcome, report) =
+                    run_engine(engine, &loaded, &opts, &solvers, &deadline, alone);
+                let _ = tx.send(Answer {
+                    engine,
+                    outcome,
+                    report,
+                    time_ms: t0.elapsed().as_millis(),
+                });
+            });
+        match spawned {
+            Ok(_) => pending.push(engine),
+            Err(e) => {
+                failed.push(Answer {
+                    engine,
+                    outcome: Outcome::Unknown(GiveUp::Internal(format!(
+                        "cannot start the {} thread: {e}",
+                        engine.as_str()
+                    ))),
+                    report: None,
+                    time_ms: 0,
+                });
+                pending.push(engine);
+            }
+        }
+    }
+    drop(tx);
+    let stop_all = |why: Exhausted| deadlines.iter().for_each(|d| d.cancel(why));
+    let mut answers: Vec<Answer> = failed;
+    let mut cancelled: Option<(GiveUp, Instant)> = None;
+    let mut winner: Option<usize> = None;
+    while answers.len() < pending.len() {
+        match rx.recv_timeout(TICK) {
+            Ok(a) => {
+                let definite = !matches!(a.outcome, Outcome::Unknown(_));
+                answers.push(a);
+                if definite {
+                    winner = Some(answers.len() - 1);
+                    break;
+                }
+                // The search alone never ends without a limit: once the engines that
+                // can prove SAFE have given up, stop it too.
+                let provers_done = engines
+                    .iter()
+                    .filter(|e| **e != Engine::Search)
+                    .all(|e| answers.iter().any(|a| a.engine == *e));
+                if provers_done && engines.len() > 1 {
+                    stop_all(Exhausted::Time);
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let now = Instant::now();
+        if let Some((_, since)) = &cancelled {
+            if now.duration_since(*since) >= GRACE {
+                break;
+            }
+            continue;
+        }
+        let why = if limit.is_some_and(|l| now >= l) {
+            Some(Exhausted::Time)
+        } else if resident_bytes().is_some_and(|r| r > memory) {
+            Some(Exhausted::Memory)
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            stop_all(why);
+            cancelled = Some((GiveUp::exhausted(why), now));
+        }
+    }
+    // The engines still running stop at their next poll.
+    stop_all(Exhausted::Time);
+    let elapsed = start.elapsed().as_millis();
+    let runs: Vec<EngineRun> = engines
+        .iter()
+        .map(|&e| match answers.iter().find(|a| a.engine == e) {
+            Some(a) => EngineRun {
+                engine: e,
+                verdict: a.outcome.verdict(),
+                reason: a.outcome.reason(),
+                time_ms: a.time_ms,
+            },
+            None => EngineRun {
+                engine: e,
+                verdict: crate::report::Verdict::Unknown,
+                reason: match (&winner, &cancelled) {
+                    (Some(_), _) => "stopped: another engine decided".to_string(),
+                    (None, Some((g, _))) => g.to_string(),
+                    (None, None) => "no answer".to_string(),
+                },
+                time_ms: elapsed,
+            },
+        })
+        .collect();
+    // The CEGAR report carries refinements, cells and stats; keep it when there is one.
+    let mut report = answers
+        .iter_mut()
+        .find(|a| a.engine == Engine::Cegar)
+        .and_then(|a| a.report.take())
+        .unwrap_or_else(|| Report::new(Outcome::Unknown(GiveUp::Internal("not run".into()))));
+    report.outcome = match winner {
+        Some(i) => answers[i].outcome.clone(),
+        None => unknown_reason(&engines, &answers, cancelled.as_ref().map(|c| &c.0)),
+    };
+    report.engines = runs;
+    report.time_ms = elapsed;
+    report.semantics = loaded.semantics;
+    report
+}
+
+/// The reason of an UNKNOWN portfolio answer: the limit that ran out, else the first
+/// engine's (in the order cegar, bmc, search) reason.
+fn unknown_reason(engines: &[Engine], answers: &[Answer], limit: Option<&GiveUp>) -> Outcome {
+    if let Some(g) = limit {
+        return Outcome::Unknown(g.clone());
+    }
+    for e in engines {
+        if let Some(a) = answers.iter().find(|a| a.engine == *e) {
+            return a.outcome.clone();
+        }
+    }
+    Outcome::Unknown(GiveUp::Internal("no engine answered".into()))
+}
+
+fn run_engine(
+    engine: Engine,
+    loaded: &Loaded,
+    opts: &CheckOptions,
+    solvers: &Solvers,
+    deadline: &Deadline,
+    alone: bool,
+) -> (Outcome, Option<Report>) {
+    let opts = CheckOptions {
+        solvers: Some(solvers.clone()),
+        ..opts.clone()
+    };
+    if engine == Engine::Cegar {
+        let r = check_within(loaded, &opts, deadline);
+        return (r.outcome.clone(), Some(r));
+    }
+    // bmc and the search see the program `check_within` sees (with `--check-bounds`'
+    // assertions), and give up the same way on unsupported constructs.
+    let prepared = match crate::driver::prepare(loaded, &opts) {
+        Err(g) => return (Outcome::Unknown(g), None),
+        Ok(p) => p,
+    };
+    let loaded = prepared.as_ref().unwrap_or(loaded);
+    match engine {
+        Engine::Bmc => {
+            // Two cores, three engines: the bounded engine starts a little later, so that
+            // the search has a core for its first runs (which find most bugs).
+            if !alone {
+                let until = Instant::now() + BMC_DELAY;
+                while Instant::now() < until && !deadline.expired() {
+                    std::thread::sleep(TICK);
+                }
+            }
+            let r = bmc_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
+            (r.outcome, None)
+        }
+        _ => {
+            let search = SearchOptions {
+                share_after: (!alone).then_some(SEARCH_SHARE_AFTER),
+                // Alone and without a time limit, the search needs a budget of its own.
+                max_runs: (alone && deadline.instant().is_none()).then_some(SEARCH_RUNS_ALONE),
+                ..SearchOptions::default()
+            };
+            let outcome = match search_within(&loaded.cfg, &search, deadline) {
+                SearchResult::Found { trace, witness, .. } => {
+                    match replayed_counterexample(Engine::Search, loaded, &trace, &witness) {
+                        Ok(c) => Outcome::Unsafe(c),
+                        Err(why) => Outcome::Unknown(GiveUp::Internal(format!(
+                            "a concrete run reached an error location, but its replay did not: {why}"
+                        ))),
+                    }
+                }
+                SearchResult::NotFound { runs, deadline: d } => {
+                    Outcome::Unknown(match deadline.check() {
+                        Err(e) if d => GiveUp::exhausted(e),
+                        _ => GiveUp::Budget(format!(
+                            "{runs} concrete runs reached no error (a search never proves SAFE)"
+                        )),
+                    })
+                }
+            };
+            (outcome, None)
+        }
+    }
+}
