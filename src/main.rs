@@ -1,10 +1,11 @@
 //! The `lpmc` command line: arguments → library → diagnostics → exit code. No logic here.
 
 use clap::{Parser, Subcommand};
-use lpmc::driver::{self, CheckOptions, Report};
-use lpmc::frontend::{self, LoadError};
-use lpmc::report::{self, Counterexample, Verdict};
-use lpmc::run::{self, RunOutcome, RunReport};
+use lpmc::tools::{regress, scale};
+use lpmc::{
+    BmcOptions, BmcReport, CheckOptions, Counterexample, LoadError, LoadOptions, Loaded, Outcome,
+    Preprocessor, Report, RunOutcome, RunReport, Stats, Task, Unwind, Verdict,
+};
 use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -64,7 +65,7 @@ enum Cmd {
         #[arg(long)]
         timeout: Option<f64>,
         /// Resident-memory budget in MB: past it the answer is UNKNOWN.
-        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        #[arg(long, default_value_t = lpmc::DEFAULT_MEMORY_MB)]
         memory: u64,
         /// Maximum number of refinement iterations.
         #[arg(long)]
@@ -121,12 +122,12 @@ enum Cmd {
         /// The bound K (each statement at most K+1 times per call, call depth at most K),
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
-        unwind: lpmc::bmc::Unwind,
+        unwind: Unwind,
         /// Wall-clock budget in seconds: past it the answer is UNKNOWN, on time.
         #[arg(long)]
         timeout: Option<f64>,
         /// Resident-memory budget in MB: past it the answer is UNKNOWN.
-        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        #[arg(long, default_value_t = lpmc::DEFAULT_MEMORY_MB)]
         memory: u64,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -144,10 +145,10 @@ enum Cmd {
         timeout: f64,
         /// Table format: text, markdown, csv, json.
         #[arg(long, default_value = "text")]
-        format: lpmc::regress::Format,
+        format: regress::Format,
         /// The bound of the bounded engine (a number or `auto`).
         #[arg(long, default_value = "auto")]
-        unwind: lpmc::bmc::Unwind,
+        unwind: Unwind,
     },
     /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
     /// and plot time against N.
@@ -214,9 +215,9 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = lpmc::bmc::bmc(
+            let report = lpmc::bmc(
                 &loaded,
-                &lpmc::bmc::BmcOptions {
+                &BmcOptions {
                     unwind,
                     timeout_s: timeout,
                     memory_mb: Some(memory),
@@ -258,7 +259,7 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = driver::check(
+            let report = lpmc::check(
                 &loaded,
                 &CheckOptions {
                     timeout_s: timeout,
@@ -297,9 +298,9 @@ fn main() -> ExitCode {
                 Err(c) => return c,
             };
             if dot {
-                outp!("{}", lpmc::cfg::to_dot(&loaded.cfg));
+                outp!("{}", loaded.cfg_dot());
             } else {
-                outp!("{}", lpmc::cfg::to_text(&loaded.cfg));
+                outp!("{}", loaded.cfg_text());
             }
             ExitCode::SUCCESS
         }
@@ -315,9 +316,7 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            if let Some(r) =
-                frontend::unsupported_reason(&loaded.file, &loaded.analysis.unsupported)
-            {
+            if let Some(r) = loaded.unsupported_reason() {
                 eprintln!("error: cannot run this program: {r}");
                 return ExitCode::from(EXIT_INPUT);
             }
@@ -330,7 +329,7 @@ fn main() -> ExitCode {
                     let mut out = Vec::new();
                     for i in 0..n {
                         let s = seed.wrapping_add(i);
-                        let r = run::run_random(&loaded, s, max_steps);
+                        let r = lpmc::run_random(&loaded, s, max_steps);
                         out.push((format!("seed {s}"), r));
                         if r.outcome.is_error() {
                             break;
@@ -351,7 +350,7 @@ fn main() -> ExitCode {
                     }
                     vec![(
                         "inputs".to_string(),
-                        run::run_inputs(&loaded, vals, max_steps),
+                        lpmc::run_inputs(&loaded, vals, max_steps),
                     )]
                 }
             };
@@ -389,13 +388,13 @@ fn load_input(
     path: &std::path::Path,
     no_cpp: bool,
     color: bool,
-) -> Result<(frontend::Loaded, Option<frontend::task::Task>), ExitCode> {
-    let mut opts = frontend::LoadOptions::default();
+) -> Result<(Loaded, Option<Task>), ExitCode> {
+    let mut opts = LoadOptions::default();
     if no_cpp {
-        opts.preprocessor = frontend::Preprocessor::Off;
+        opts.preprocessor = Preprocessor::Off;
     }
-    let task = if frontend::task::is_task_file(path) {
-        let task = frontend::task::Task::read(path).and_then(|t| {
+    let task = if lpmc::is_task_file(path) {
+        let task = Task::read(path).and_then(|t| {
             t.unreach_call()?;
             Ok(t)
         });
@@ -413,7 +412,7 @@ fn load_input(
         None
     };
     let program = task.as_ref().map_or(path, |t| t.input.as_path());
-    match frontend::load_path_with(program, &opts) {
+    match lpmc::load_path_with(program, &opts) {
         Ok(l) => Ok((l, task)),
         Err(e) => {
             let e: LoadError = e;
@@ -425,15 +424,10 @@ fn load_input(
 
 /// `--expect`: compare the verdict with the task's (or the program's) expected verdict
 /// and print MATCH, MISMATCH, or why there is nothing to compare (on stderr with --json).
-fn print_expectation(
-    path: &std::path::Path,
-    task: Option<&frontend::task::Task>,
-    got: Verdict,
-    json: bool,
-) {
+fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: Verdict, json: bool) {
     let expected = match task {
         Some(t) => t.expected_safe(),
-        None => frontend::task::expected_safe_for(path),
+        None => lpmc::expected_safe_for(path),
     };
     let line = match (expected, got) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
@@ -465,7 +459,6 @@ fn scale_cmd(
     out: &std::path::Path,
     csv: Option<&std::path::Path>,
 ) -> ExitCode {
-    use lpmc::scale;
     let families = match scale::parse_families(family) {
         Ok(f) => f,
         Err(e) => {
@@ -522,10 +515,9 @@ fn scale_cmd(
 fn regress_cmd(
     paths: &[PathBuf],
     timeout: f64,
-    format: lpmc::regress::Format,
-    unwind: lpmc::bmc::Unwind,
+    format: regress::Format,
+    unwind: Unwind,
 ) -> ExitCode {
-    use lpmc::regress;
     if !(timeout.is_finite() && timeout > 0.0) {
         eprintln!("error: --timeout must be a positive number of seconds");
         return ExitCode::from(EXIT_INPUT);
@@ -543,8 +535,8 @@ fn regress_cmd(
     };
     let programs = regress::collect(paths);
     let unwind = match unwind {
-        lpmc::bmc::Unwind::Auto => "auto".to_string(),
-        lpmc::bmc::Unwind::Fixed(k) => k.to_string(),
+        Unwind::Auto => "auto".to_string(),
+        Unwind::Fixed(k) => k.to_string(),
     };
     let opts = regress::RegressOptions {
         timeout_s: timeout,
@@ -563,7 +555,7 @@ fn regress_cmd(
     ExitCode::from(regress::exit_status(&rows) as u8)
 }
 
-fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
+fn print_bmc_report(file: &std::path::Path, r: &BmcReport) {
     print_outcome(file, &r.outcome);
     out!(
         "  unwind: {}, paths: {}, SMT checks: {}",
@@ -575,7 +567,7 @@ fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
 }
 
 /// The verdict, the reason and, for UNSAFE, the counterexample.
-fn print_outcome(file: &std::path::Path, o: &report::Outcome) {
+fn print_outcome(file: &std::path::Path, o: &Outcome) {
     out!("{}: {}", file.display(), o.verdict().as_str());
     out!("  reason: {}", o.reason());
     if let Some(t) = o.counterexample() {
@@ -620,7 +612,7 @@ fn print_report(file: &std::path::Path, r: &Report) {
     out!("  time: {} ms", r.time_ms);
 }
 
-fn print_stats(s: &lpmc::driver::Stats) {
+fn print_stats(s: &Stats) {
     out!("  stats:");
     out!("    iterations            {}", s.iterations);
     out!("    disjuncts (facts)     {}", s.disjuncts);

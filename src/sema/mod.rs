@@ -18,10 +18,12 @@ use crate::diag::{Diagnostic, Unsupported};
 use crate::syntax::ast;
 
 pub use hir::{
-    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind,
-    VarInfo, VarKind, Width,
+    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
+    VarKind,
 };
-pub use types::{common, literal_type, promote, DataModel};
+#[cfg(test)]
+pub use hir::Width;
+pub use types::DataModel;
 
 /// Options of the analysis.
 #[derive(Clone, Debug, Default)]
@@ -46,13 +48,8 @@ pub struct Analysis {
     pub unsupported: Vec<Unsupported>,
 }
 
-/// Resolve and check a parsed program with the default options. Input errors come back as
-/// diagnostics in source order (at least one).
-pub fn analyze(program: &ast::Program) -> Result<Analysis, Vec<Diagnostic>> {
-    analyze_with(program, &SemaOptions::default())
-}
-
-/// [`analyze`] with options.
+/// Resolve and check a parsed program. Input errors come back as diagnostics in source
+/// order (at least one).
 pub fn analyze_with(
     program: &ast::Program,
     opts: &SemaOptions,

@@ -8,6 +8,8 @@
 
 mod encode;
 mod oracle;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use encode::{Fail, PathEncoder};
 pub use oracle::ReplayOracle;
@@ -448,7 +450,9 @@ pub fn replay(cfg: &Cfg, t: &Trace, w: &Witness) -> Result<(), ReplayMismatch> {
 /// step, whether the core constraints of the earlier steps fix its index to a single
 /// value k (a model gives k; `index != k` is then unsatisfiable). Returns the distinct
 /// `(array, k)` in order of first occurrence; for a fixed-size array only in-range k, for
-/// a VLA every k >= 0. Everything is asserted inside a `push`/`pop` scope.
+/// a VLA every k >= 0. Everything is asserted inside a `push`/`pop` scope. (Refinement
+/// uses every core access; this is for the tests.)
+#[cfg(test)]
 pub fn fixed_read_indices(
     cfg: &Cfg,
     t: &Trace,
