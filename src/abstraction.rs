@@ -7,7 +7,7 @@
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, VarId};
-use crate::sema::{ArraySize, CmpOp, Expr, VarInfo, VarKind};
+use crate::sema::{ArraySize, CmpOp, Expr, Range, VarInfo, VarKind};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -130,10 +130,16 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                 if cells.is_empty() {
                     NodeKind::Skip { next }
                 } else {
+                    // Arbitrary contents of a C array lie in its element type's range
+                    // (reads wrap them there), so its cells start in that range.
+                    let arbitrary = match cfg.arrays[array].range {
+                        Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
+                        _ => Expr::Undef,
+                    };
                     let rhs = cells
                         .iter()
                         .map(|(k, _)| match &values {
-                            None => Expr::Undef,
+                            None => arbitrary.clone(),
                             Some(vs) => vs
                                 .get(*k as usize)
                                 .map(|e| ab.expr(e.clone()))
@@ -223,7 +229,12 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
         e.map_bottom_up(&mut |x| match x {
             Expr::Read(a, i) => {
                 let cells = (self.cells_of)(a);
-                cells.iter().rev().fold(Expr::Undef, |acc, (k, v)| {
+                // An untracked (or out-of-range) cell of a C array: any value of its type.
+                let untracked = match self.cfg.arrays[a].range {
+                    Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
+                    _ => Expr::Undef,
+                };
+                cells.iter().rev().fold(untracked, |acc, (k, v)| {
                     Expr::Cond(
                         Box::new(self.hits(a, &i, *k)),
                         Box::new(Expr::Var(*v)),

@@ -19,7 +19,7 @@
 //! before UNSAFE is reported.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::frontend::Loaded;
+use crate::frontend::{Loaded, Semantics};
 use crate::ids::NodeId;
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::report::{counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
@@ -100,6 +100,8 @@ pub struct BmcReport {
     pub smt_checks: u64,
     /// Wall-clock time.
     pub time_ms: u128,
+    /// The integer semantics the program was checked with.
+    pub semantics: Semantics,
 }
 
 impl BmcReport {
@@ -152,6 +154,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
             paths: 0,
             smt_checks: 0,
             time_ms: 0,
+            semantics: loaded.semantics,
         },
     };
     report.time_ms = start.elapsed().as_millis();
@@ -177,6 +180,7 @@ pub fn bmc_within(
         paths: 0,
         smt_checks: 0,
         time_ms: 0,
+        semantics: loaded.semantics,
     };
     if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
         r.outcome = Outcome::Unknown(g);

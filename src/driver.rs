@@ -6,7 +6,7 @@
 use crate::abstraction::{abstract_program, Precision};
 use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, StopReason};
-use crate::frontend::Loaded;
+use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::refine::{refine, Refinement};
 use crate::report::{counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
@@ -86,6 +86,8 @@ pub struct Report {
     pub time_ms: u128,
     /// Per-phase counters.
     pub stats: Stats,
+    /// The integer semantics the program was checked with.
+    pub semantics: Semantics,
     /// The abstractions P̂0, P̂1, ... as text (with `show_abstractions`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub abstractions: Vec<String>,
@@ -99,6 +101,7 @@ impl Report {
             cells: BTreeMap::new(),
             time_ms: 0,
             stats: Stats::default(),
+            semantics: Semantics::default(),
             abstractions: Vec::new(),
         }
     }
@@ -135,6 +138,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
         ))),
     };
     report.time_ms = start.elapsed().as_millis();
+    report.semantics = loaded.semantics;
     report
 }
 
@@ -163,6 +167,7 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
         report.outcome = Outcome::Unknown(GiveUp::exhausted(e));
     }
     report.time_ms = start.elapsed().as_millis();
+    report.semantics = loaded.semantics;
     report
 }
 

@@ -6,7 +6,7 @@
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, NodeId, VarId};
-use crate::sema::{ArraySize, Expr};
+use crate::sema::{ArraySize, Expr, Range};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
 use rand::rngs::SmallRng;
@@ -407,8 +407,13 @@ impl<O: Oracle> Machine<'_, O> {
         match cur {
             Some(x) => x,
             None => {
-                // Read before any assignment: arbitrary, and stable once read.
+                // Read before any assignment: arbitrary (in the range of a C variable's
+                // type), and stable once read.
                 let x = self.oracle.undef(at.step, at.node, Site::Uninit(v));
+                let x = match self.cfg.vars[v].range {
+                    r @ Range::Int(_) => r.normalize(x),
+                    _ => x,
+                };
                 self.set(v, x.clone());
                 x
             }
@@ -463,15 +468,22 @@ impl<O: Oracle> Machine<'_, O> {
     }
 
     fn read(&mut self, a: ArrayId, i: &BigInt, k: u32, at: &At) -> BigInt {
+        // Arbitrary contents and out-of-range reads of a C array lie in its element
+        // type's range.
+        let range = self.cfg.arrays[a].range;
         let arr = self.array_mut(a);
+        let arbitrary = |x: BigInt| match range {
+            Range::Int(_) => range.normalize(x),
+            _ => x,
+        };
         let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) else {
-            return self.oracle.undef(at.step, at.node, Site::OutOfRange(k));
+            return arbitrary(self.oracle.undef(at.step, at.node, Site::OutOfRange(k)));
         };
         if let Some(x) = arr.cells.get(&i) {
             return x.clone();
         }
         let x = match arr.havoc_step {
-            Some(s) => self.oracle.array_cell(s, a, i),
+            Some(s) => arbitrary(self.oracle.array_cell(s, a, i)),
             None => BigInt::zero(),
         };
         self.array_mut(a).cells.insert(i, x.clone());
@@ -539,8 +551,8 @@ impl<O: Oracle> Machine<'_, O> {
                     v
                 }
             }
-            Expr::Call(..) | Expr::Nondet(..) => {
-                panic!("internal error: CFG expressions have no calls or nondet")
+            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
+                panic!("internal error: CFG expressions have no calls, nondet or overflow checks")
             }
         }
     }

@@ -3,8 +3,9 @@
 use clap::{Parser, Subcommand};
 use lpmc::tools::{regress, scale};
 use lpmc::{
-    BmcOptions, BmcReport, CheckOptions, Counterexample, LoadError, LoadOptions, Loaded, Outcome,
-    Preprocessor, Report, RunOutcome, RunReport, Stats, Task, Unwind, Verdict,
+    BmcOptions, BmcReport, CheckOptions, Counterexample, DataModel, IntModel, LoadError,
+    LoadOptions, Loaded, Outcome, Preprocessor, Report, RunOutcome, RunReport, Semantics, Stats,
+    Task, Unwind, Verdict,
 };
 use num_bigint::BigInt;
 use std::io::IsTerminal;
@@ -42,6 +43,34 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// How a program is read: preprocessing and integer semantics.
+#[derive(clap::Args, Clone, Debug)]
+struct Front {
+    /// Do not run the C preprocessor: `#` lines are skipped.
+    #[arg(long)]
+    no_cpp: bool,
+    /// Integer semantics: `math` (EUREKA's mathematical integers, the default for .lp
+    /// files) or `c` (C's integer types, the default for .c and .i files).
+    #[arg(long, value_parser = parse_int_model)]
+    int_model: Option<IntModel>,
+    /// The data model of C's integer types: ILP32 (the default) or LP64; a task .yml's
+    /// `data_model` applies unless this is given.
+    #[arg(long, value_parser = parse_data_model)]
+    data_model: Option<DataModel>,
+    /// Under C's integers, a signed overflow is an error location (SV-COMP's
+    /// no-overflow property) instead of wrapping.
+    #[arg(long)]
+    check_overflow: bool,
+}
+
+fn parse_int_model(s: &str) -> Result<IntModel, String> {
+    IntModel::parse(s).ok_or_else(|| format!("`{s}` is neither `math` nor `c`"))
+}
+
+fn parse_data_model(s: &str) -> Result<DataModel, String> {
+    DataModel::parse(s).ok_or_else(|| format!("`{s}` is neither `ILP32` nor `LP64`"))
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Decide whether an error location (ERROR: label, failing assert, reach_error()) is
@@ -55,9 +84,8 @@ enum Cmd {
         /// verdict's.
         #[arg(long)]
         expect: bool,
-        /// Do not run the C preprocessor: `#` lines are skipped.
-        #[arg(long)]
-        no_cpp: bool,
+        #[command(flatten)]
+        front: Front,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -84,9 +112,8 @@ enum Cmd {
     Cfg {
         /// The program (or a .yml task).
         file: PathBuf,
-        /// Do not run the C preprocessor: `#` lines are skipped.
-        #[arg(long)]
-        no_cpp: bool,
+        #[command(flatten)]
+        front: Front,
         /// Graphviz output.
         #[arg(long)]
         dot: bool,
@@ -95,9 +122,8 @@ enum Cmd {
     Run {
         /// The program (or a .yml task).
         file: PathBuf,
-        /// Do not run the C preprocessor: `#` lines are skipped.
-        #[arg(long)]
-        no_cpp: bool,
+        #[command(flatten)]
+        front: Front,
         /// Values for `u`, nondet calls and arbitrary cells, in order (then 0).
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         inputs: Option<Vec<String>>,
@@ -116,9 +142,8 @@ enum Cmd {
     Bmc {
         /// The program (.lp, .c or .i), or an SV-COMP task file (.yml).
         file: PathBuf,
-        /// Do not run the C preprocessor: `#` lines are skipped.
-        #[arg(long)]
-        no_cpp: bool,
+        #[command(flatten)]
+        front: Front,
         /// The bound K (each statement at most K+1 times per call, call depth at most K),
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
@@ -182,7 +207,7 @@ fn main() -> ExitCode {
         }
     };
     let color = std::io::stderr().is_terminal();
-    let load = |f: &PathBuf, no_cpp: bool| load_input(f, no_cpp, color).map(|(l, _)| l);
+    let load = |f: &PathBuf, front: &Front| load_input(f, front, color).map(|(l, _)| l);
     match cli.cmd {
         Cmd::Scale {
             family,
@@ -199,7 +224,7 @@ fn main() -> ExitCode {
         } => regress_cmd(&paths, timeout, format, unwind),
         Cmd::Bmc {
             file,
-            no_cpp,
+            front,
             unwind,
             timeout,
             memory,
@@ -211,7 +236,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(EXIT_INPUT);
                 }
             }
-            let loaded = match load(&file, no_cpp) {
+            let loaded = match load(&file, &front) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -240,7 +265,7 @@ fn main() -> ExitCode {
         Cmd::Check {
             file,
             expect,
-            no_cpp,
+            front,
             json,
             timeout,
             memory,
@@ -255,7 +280,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(EXIT_INPUT);
                 }
             }
-            let (loaded, task) = match load_input(&file, no_cpp, color) {
+            let (loaded, task) = match load_input(&file, &front, color) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -284,7 +309,7 @@ fn main() -> ExitCode {
                 }
                 print_report(&file, &report);
                 if stats {
-                    print_stats(&report.stats);
+                    print_stats(&report.stats, &report.semantics);
                 }
             }
             if expect {
@@ -292,8 +317,8 @@ fn main() -> ExitCode {
             }
             ExitCode::from(report.verdict().exit_code() as u8)
         }
-        Cmd::Cfg { file, no_cpp, dot } => {
-            let loaded = match load(&file, no_cpp) {
+        Cmd::Cfg { file, front, dot } => {
+            let loaded = match load(&file, &front) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -306,13 +331,13 @@ fn main() -> ExitCode {
         }
         Cmd::Run {
             file,
-            no_cpp,
+            front,
             inputs,
             random,
             seed,
             max_steps,
         } => {
-            let loaded = match load(&file, no_cpp) {
+            let loaded = match load(&file, &front) {
                 Ok(l) => l,
                 Err(c) => return c,
             };
@@ -386,11 +411,15 @@ fn main() -> ExitCode {
 /// printed here.
 fn load_input(
     path: &std::path::Path,
-    no_cpp: bool,
+    front: &Front,
     color: bool,
 ) -> Result<(Loaded, Option<Task>), ExitCode> {
-    let mut opts = LoadOptions::default();
-    if no_cpp {
+    let mut opts = LoadOptions {
+        int_model: front.int_model,
+        check_overflow: front.check_overflow,
+        ..LoadOptions::default()
+    };
+    if front.no_cpp {
         opts.preprocessor = Preprocessor::Off;
     }
     let task = if lpmc::is_task_file(path) {
@@ -411,6 +440,9 @@ fn load_input(
     } else {
         None
     };
+    if let Some(dm) = front.data_model {
+        opts.data_model = dm;
+    }
     let program = task.as_ref().map_or(path, |t| t.input.as_path());
     match lpmc::load_path_with(program, &opts) {
         Ok(l) => Ok((l, task)),
@@ -612,8 +644,9 @@ fn print_report(file: &std::path::Path, r: &Report) {
     out!("  time: {} ms", r.time_ms);
 }
 
-fn print_stats(s: &Stats) {
+fn print_stats(s: &Stats, semantics: &Semantics) {
     out!("  stats:");
+    out!("    semantics             {semantics}");
     out!("    iterations            {}", s.iterations);
     out!("    disjuncts (facts)     {}", s.disjuncts);
     out!("    engine steps          {}", s.engine_steps);

@@ -55,9 +55,12 @@ fn collect(e: &Expr, conds: &[Expr], out: &mut Vec<Access>) {
             collect(x, conds, out);
             collect(y, conds, out);
         }
-        Expr::Scale(_, x) | Expr::Div(x, _) | Expr::Mod(x, _) | Expr::Not(x) | Expr::Wrap(_, x) => {
-            collect(x, conds, out)
-        }
+        Expr::Scale(_, x)
+        | Expr::Div(x, _)
+        | Expr::Mod(x, _)
+        | Expr::Not(x)
+        | Expr::Wrap(_, x)
+        | Expr::Overflow(_, x) => collect(x, conds, out),
         Expr::Call(_, args, _) => args.iter().for_each(|a| collect(a, conds, out)),
         Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..) => {}
     }

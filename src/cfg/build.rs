@@ -308,6 +308,24 @@ impl<'p> Builder<'p> {
                 *holes = self.assign(vec![t], vec![Expr::Var(self.prog.ret)], cspan, h);
                 Expr::Var(t)
             }
+            Expr::Overflow(w, a) => {
+                // t = a; assert(lo <= t <= hi): a signed overflow is an error location.
+                let a = self.pure(*a, holes, span);
+                let t = self.temp("#checked", span);
+                let h = self.assign(vec![t], vec![a], span, std::mem::take(holes));
+                let fits = range_cond(Range::Int(w), t).unwrap_or(Expr::int(1));
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: fits,
+                        then: PENDING,
+                        els: ERROR_NODE,
+                    },
+                    span,
+                    h,
+                );
+                *holes = vec![Hole::Then(br)];
+                Expr::Var(t)
+            }
             Expr::Nondet(range, nspan) => {
                 let t = self.temp("#nondet", nspan);
                 self.vars[t].range = range;
@@ -804,6 +822,10 @@ pub(crate) fn range_cond(range: Range, v: VarId) -> Option<Expr> {
             CmpOp::Ge,
             x(),
             Box::new(Expr::Const(BigInt::from(0))),
+        )),
+        Range::Int(w) => Some(Expr::And(
+            Box::new(Expr::Cmp(CmpOp::Ge, x(), Box::new(Expr::Const(w.lo())))),
+            Box::new(Expr::Cmp(CmpOp::Le, x(), Box::new(Expr::Const(w.hi())))),
         )),
         Range::Bool => Some(Expr::And(
             Box::new(Expr::Cmp(CmpOp::Ge, x(), Box::new(Expr::int(0)))),

@@ -154,6 +154,7 @@ pub fn expr(cfg: &Cfg, e: &Expr) -> String {
         ),
         Expr::Nondet(..) => "nondet()".into(),
         Expr::Wrap(w, a) => format!("({w}){}", p(a)),
+        Expr::Overflow(w, a) => format!("checked_{w}({})", p(a)),
     }
 }
 

@@ -391,7 +391,10 @@ impl DlcDomain {
         fresh: &mut Fresh,
     ) -> (Vec<Conj>, Vec<Dim>) {
         let known = known_values(f);
-        let args: Vec<crate::sema::Expr> = args.iter().map(|a| fold_in(a, &known)).collect();
+        let args: Vec<crate::sema::Expr> = args
+            .iter()
+            .map(|a| drop_safe_wraps(fold_in(a, &known), f))
+            .collect();
         let slots: Vec<Dim> = args.iter().map(|_| fresh.dim()).collect();
         let mut acc = vec![f.clone()];
         for (a, slot) in args.iter().zip(&slots) {
@@ -443,6 +446,49 @@ fn known_values(f: &Conj) -> BTreeMap<VarId, num_bigint::BigInt> {
     out
 }
 
+/// C's wraparound (`Expr::Wrap`) is the identity on values in range: drop every wrap
+/// whose operand `f` keeps in its type's range (an exact LP check per bound), and push
+/// wraps into the branches of `?:` so that each branch is decided on its own. This keeps
+/// the three-case encoding of a wrap (with a fresh quotient) for the values that may
+/// really wrap (ARCHITECTURE: the quotient only where the value may leave the range).
+fn drop_safe_wraps(e: crate::sema::Expr, f: &Conj) -> crate::sema::Expr {
+    use crate::sema::Expr;
+    fn in_range(x: &Expr, w: crate::sema::Width, f: &Conj) -> bool {
+        let mut fresh = Fresh::new(u32::MAX / 2);
+        let cases = flatten(x, &cur_dim, &mut fresh);
+        let [(guards, v)] = cases.as_slice() else {
+            return false;
+        };
+        if !guards.is_empty() || v.coeffs().keys().any(|d| d.0 >= u32::MAX / 2) {
+            return false;
+        }
+        let lo = LinExpr::constant(Q::from_integer(w.lo()));
+        let hi = LinExpr::constant(Q::from_integer(w.hi()));
+        f.implies_all(&[Constraint::ge(v, &lo), Constraint::le(v, &hi)])
+    }
+    fn wrap_rule(w: crate::sema::Width, x: Expr, f: &Conj) -> Expr {
+        match x {
+            // wrap(c ? a : b) = c ? wrap(a) : wrap(b)
+            Expr::Cond(c, a, b) => Expr::Cond(
+                c,
+                Box::new(wrap_rule(w, *a, f)),
+                Box::new(wrap_rule(w, *b, f)),
+            ),
+            x if in_range(&x, w, f) => x,
+            x => Expr::Wrap(w, Box::new(x)),
+        }
+    }
+    let mut any = false;
+    e.visit(&mut |x| any |= matches!(x, Expr::Wrap(..)));
+    if !any {
+        return e;
+    }
+    e.map_bottom_up(&mut |x| match x {
+        Expr::Wrap(w, inner) => wrap_rule(w, *inner, f),
+        other => other,
+    })
+}
+
 fn fold_in(
     e: &crate::sema::Expr,
     known: &BTreeMap<VarId, num_bigint::BigInt>,
@@ -483,7 +529,7 @@ impl RelDomain for DlcDomain {
             }
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
                 let positive = succ_index == 0;
-                let cond = fold_in(cond, &known_values(f));
+                let cond = drop_safe_wraps(fold_in(cond, &known_values(f)), f);
                 let dnf = guard(&cond, positive, &cur_dim, &mut fresh);
                 let mut out = Vec::new();
                 for d in dnf {

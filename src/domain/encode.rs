@@ -120,6 +120,15 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             }
             out
         }
+        Expr::Wrap(w, a) if matches!(**a, Expr::Undef) => {
+            // An arbitrary value in range: one fresh dimension, bounded.
+            let d = LinExpr::var(fresh.dim());
+            let guards = vec![
+                Constraint::ge(&d, &LinExpr::constant(q(&w.lo()))),
+                Constraint::le(&d, &LinExpr::constant(q(&w.hi()))),
+            ];
+            vec![(guards, d)]
+        }
         Expr::Wrap(w, a) => {
             // Three cases: in range, the value itself; above (below) the range, the value
             // minus 2^bits times a fresh quotient q >= 1 (q <= -1), landing in the range.
@@ -182,8 +191,8 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             out
         }
         Expr::Read(..) => panic!("internal error: array reads are abstracted before tabulation"),
-        Expr::Call(..) | Expr::Nondet(..) => {
-            panic!("internal error: CFG expressions have no calls or nondet")
+        Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
+            panic!("internal error: CFG expressions have no calls, nondet or overflow checks")
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::sema::{self, Analysis, SemaOptions};
 use crate::syntax::{self, ast};
 use std::path::Path;
 
-pub use crate::sema::DataModel;
+pub use crate::sema::{DataModel, IntModel};
 pub use cpp::Preprocessor;
 
 /// How to load a program.
@@ -30,8 +30,43 @@ pub struct LoadOptions {
     /// Whether and how `.c` files are preprocessed (default: with the system
     /// preprocessor, when they need it).
     pub preprocessor: Preprocessor,
-    /// The data model (default ILP32): the sizes `sizeof` gives.
+    /// The data model (default ILP32): the sizes `sizeof` gives, and the widths of C's
+    /// integer types.
     pub data_model: DataModel,
+    /// Mathematical or C integers; `None` (the default) chooses by the file: C's for
+    /// `.c`, `.i` and `.h` files, mathematical for `.lp` files (EUREKA's semantics).
+    pub int_model: Option<IntModel>,
+    /// Under C's integers, a signed overflow is an error location (`--check-overflow`).
+    pub check_overflow: bool,
+}
+
+/// The integer semantics a program was loaded with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Semantics {
+    /// Mathematical or C integers.
+    pub int_model: IntModel,
+    /// The data model (the widths of C's types).
+    pub data_model: DataModel,
+    /// Whether a signed overflow is an error location.
+    pub check_overflow: bool,
+}
+
+impl std::fmt::Display for Semantics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.int_model {
+            IntModel::Math => f.write_str("mathematical integers"),
+            IntModel::C => write!(
+                f,
+                "C integers ({}{})",
+                self.data_model.as_str(),
+                if self.check_overflow {
+                    ", signed overflow is an error"
+                } else {
+                    ", wraparound"
+                }
+            ),
+        }
+    }
 }
 
 /// A program that went through the front end.
@@ -46,6 +81,8 @@ pub struct Loaded {
     pub(crate) analysis: Analysis,
     /// The control-flow graph.
     pub(crate) cfg: Cfg,
+    /// The integer semantics.
+    pub(crate) semantics: Semantics,
 }
 
 impl Loaded {
@@ -68,6 +105,11 @@ impl Loaded {
     /// The control-flow graph in Graphviz format (`lpmc cfg --dot`).
     pub fn cfg_dot(&self) -> String {
         crate::cfg::to_dot(&self.cfg)
+    }
+
+    /// The integer semantics the program was loaded with.
+    pub fn semantics(&self) -> Semantics {
+        self.semantics
     }
 
     /// Why no engine can decide the program, if it has constructs outside the fragment:
@@ -133,9 +175,18 @@ pub fn load(file: SourceFile) -> Result<Loaded, LoadError> {
 pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let is_c = file.name().ends_with(".c") || file.name().ends_with(".h");
     let use_cpp = is_c && opts.preprocessor != Preprocessor::Off;
+    let int_model = opts
+        .int_model
+        .unwrap_or(if is_c || file.name().ends_with(".i") {
+            IntModel::C
+        } else {
+            IntModel::Math
+        });
     let sema_opts = SemaOptions {
         data_model: opts.data_model,
         implicit_functions: cpp::has_system_include(file.text()),
+        int_model,
+        check_overflow: opts.check_overflow,
     };
     if use_cpp {
         if let Some(at) = cpp::first_cpp_directive(file.text()) {
@@ -249,11 +300,21 @@ fn without_cpp(
     };
     analysis.unsupported = vec![why];
     let cfg = Cfg::build(&analysis.program);
+    let semantics = semantics(sema_opts);
     Ok(Loaded {
         file,
         analysis,
         cfg,
+        semantics,
     })
+}
+
+fn semantics(o: &SemaOptions) -> Semantics {
+    Semantics {
+        int_model: o.int_model,
+        data_model: o.data_model,
+        check_overflow: o.check_overflow && o.int_model == IntModel::C,
+    }
 }
 
 /// Parse, resolve and build the CFG (no preprocessing).
@@ -277,10 +338,12 @@ fn analyze(file: SourceFile, sema_opts: &SemaOptions) -> Result<Loaded, LoadErro
         }
     };
     let cfg = Cfg::build(&analysis.program);
+    let semantics = semantics(sema_opts);
     Ok(Loaded {
         file,
         analysis,
         cfg,
+        semantics,
     })
 }
 

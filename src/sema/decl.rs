@@ -7,7 +7,7 @@ use super::hir::{ArrayInfo, ArraySize, Expr, LValue, Range, Stmt, StmtKind, VarK
 use super::resolve::{assign_or_call, err, Resolver, Sym};
 use crate::diag::DiagKind;
 use crate::ids::VarId;
-use crate::syntax::ast;
+use crate::syntax::ast::{self, IntTy};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive};
 
@@ -82,7 +82,10 @@ impl Resolver {
                 }
                 let init = match &v.init {
                     None => None,
-                    Some(ast::Init::Expr(e)) => Some(self.pure_expr(e)),
+                    Some(ast::Init::Expr(e)) => {
+                        let v = self.tpure_expr(e);
+                        Some(self.assign_conv(v, d.ty.int()))
+                    }
                     Some(ast::Init::List(_, span)) => {
                         self.errors.push(err(
                             DiagKind::Type,
@@ -98,7 +101,7 @@ impl Resolver {
                 };
                 self.globals.push((id, init));
             } else {
-                let Some((size, init, _)) = self.array_shape(v, true) else {
+                let Some((size, init, _)) = self.array_shape(v, true, d.ty.int()) else {
                     continue;
                 };
                 let id = self.arrays.push(ArrayInfo {
@@ -128,7 +131,8 @@ impl Resolver {
                     self.extern_only.remove(&id);
                 }
                 if let Some(ast::Init::Expr(e)) = &v.init {
-                    let init = self.pure_expr(e);
+                    let val = self.tpure_expr(e);
+                    let init = self.assign_conv(val, Some(self.var_type(id)));
                     if let Some(slot) = self.globals.iter_mut().find(|(g, _)| *g == id) {
                         if slot.1.is_some() {
                             self.errors.push(
@@ -147,7 +151,14 @@ impl Resolver {
             }
             (Some(Sym::Array(a)), false) => {
                 if let Some(ast::Init::List(es, _)) = &v.init {
-                    let init: Vec<Expr> = es.iter().map(|e| self.pure_expr(e)).collect();
+                    let elem = self.array_type(a);
+                    let init: Vec<Expr> = es
+                        .iter()
+                        .map(|e| {
+                            let val = self.tpure_expr(e);
+                            self.assign_conv(val, Some(elem))
+                        })
+                        .collect();
                     if let Some(slot) = self.global_arrays.iter_mut().find(|(g, _)| *g == a) {
                         if slot.1.is_some() {
                             self.errors.push(
@@ -185,15 +196,21 @@ impl Resolver {
         &mut self,
         v: &ast::VarDecl,
         global: bool,
+        elem: Option<IntTy>,
     ) -> Option<(ArraySize, Option<Vec<Expr>>, Option<Expr>)> {
         if v.dims.len() > 1 {
             self.unsupported("multi-dimensional array", v.name.span);
         }
         let init = match &v.init {
             None => None,
-            Some(ast::Init::List(es, _)) => {
-                Some(es.iter().map(|e| self.pure_expr(e)).collect::<Vec<_>>())
-            }
+            Some(ast::Init::List(es, _)) => Some(
+                es.iter()
+                    .map(|e| {
+                        let v = self.tpure_expr(e);
+                        self.assign_conv(v, elem)
+                    })
+                    .collect::<Vec<_>>(),
+            ),
             Some(ast::Init::Nested(_, span)) => {
                 self.unsupported("nested or designated initialiser", *span);
                 None
@@ -322,7 +339,10 @@ impl Resolver {
                 // enough: C starts it before the initialiser, but such code is rare).
                 let init = match &v.init {
                     None => None,
-                    Some(ast::Init::Expr(e)) => Some(self.value_expr(e, out)),
+                    Some(ast::Init::Expr(e)) => {
+                        let v = self.tvalue_expr(e, out);
+                        Some(self.assign_conv(v, d.ty.int()))
+                    }
                     Some(ast::Init::List(_, span)) => {
                         self.errors.push(err(
                             DiagKind::Type,
@@ -345,7 +365,7 @@ impl Resolver {
                 };
                 out.push(Stmt { kind, span: v.span });
             } else {
-                let Some((size, init, size_expr)) = self.array_shape(v, false) else {
+                let Some((size, init, size_expr)) = self.array_shape(v, false, d.ty.int()) else {
                     continue;
                 };
                 let id = self.arrays.push(ArrayInfo {

@@ -2,6 +2,7 @@
 //! `sizeof` (a constant of the data model), the comma operator and statement expressions
 //! inside expressions.
 
+use super::cint::Typed;
 use super::hir::{CmpOp, Expr, LValue, Range};
 use super::resolve::{err, Resolver, Sym};
 use super::stmt::has_effects;
@@ -19,7 +20,8 @@ pub(super) enum Builtin {
     Assert,
     Assume,
     Stop,
-    Nondet(Range),
+    /// `__VERIFIER_nondet_T()`: any value of type T.
+    Nondet(IntTy),
     MakeSymbolic,
     /// Output functions: no effect on the program's variables. Only allowed as
     /// statements; their arguments are evaluated for their effects.
@@ -46,7 +48,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "__builtin_expect" => Builtin::Identity,
         _ => {
             let kind = name.strip_prefix("__VERIFIER_nondet_")?;
-            Builtin::Nondet(nondet_type(kind).map(super::resolve::int_range)?)
+            Builtin::Nondet(nondet_type(kind)?)
         }
     })
 }
@@ -196,7 +198,12 @@ impl Resolver {
 
     /// An expression that must not call procedures (global initialisers, array sizes).
     pub(super) fn pure_expr(&mut self, e: &ast::Expr) -> Expr {
-        let r = self.expr(e);
+        self.tpure_expr(e).0
+    }
+
+    /// [`Resolver::pure_expr`] with the value's C type.
+    pub(super) fn tpure_expr(&mut self, e: &ast::Expr) -> Typed {
+        let (r, t) = self.texpr(e);
         if r.has_effects() && self.cur.is_none() {
             self.errors.push(err(
                 DiagKind::Structure,
@@ -204,15 +211,27 @@ impl Resolver {
                 "a global initialiser cannot call procedures",
             ));
         }
-        r
+        (r, t)
     }
 
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
+        self.texpr(e).0
+    }
+
+    /// An expression with its C type (C11 §6.5); under C's integers the conversions and
+    /// the wraparound are in the result (see `cint`).
+    pub(super) fn texpr(&mut self, e: &ast::Expr) -> Typed {
+        let int = IntTy::INT;
+        let undef = (Expr::Undef, int);
         match &e.kind {
-            ExprKind::Int(n, _) => Expr::Const(n.clone()),
+            ExprKind::Int(n, lit) => {
+                let t = literal_type(n, *lit, self.opts.data_model)
+                    .unwrap_or(IntTy::new(IntKind::Int128, lit.unsigned));
+                (Expr::Const(n.clone()), t)
+            }
             ExprKind::Var(id) => match self.lookup(&id.name) {
-                Some(Sym::Var(v)) => Expr::Var(v),
-                Some(Sym::Const(c)) => Expr::Const(c),
+                Some(Sym::Var(v)) => (Expr::Var(v), self.var_type(v)),
+                Some(Sym::Const(c)) => (Expr::Const(c), int),
                 Some(Sym::Array(_)) => {
                     self.errors.push(
                         err(
@@ -222,88 +241,99 @@ impl Resolver {
                         )
                         .with_help("read an element, e.g. `a[i]`"),
                     );
-                    Expr::Undef
+                    undef
                 }
                 Some(Sym::Opaque(k)) => {
                     self.unsupported(self.opaque[k].clone(), id.span);
-                    Expr::Undef
+                    undef
                 }
-                None if id.name == "u" => Expr::Undef,
-                None if id.name == "true" => Expr::int(1),
-                None if id.name == "false" => Expr::int(0),
+                None if id.name == "u" => {
+                    if self.c_ints() {
+                        // An arbitrary `int`.
+                        (Expr::Nondet(self.range_of(int), e.span), int)
+                    } else {
+                        undef
+                    }
+                }
+                None if id.name == "true" => (Expr::int(1), int),
+                None if id.name == "false" => (Expr::int(0), int),
                 None if is_function_name(&id.name) => {
                     self.unsupported("string literal", e.span);
-                    Expr::Undef
+                    undef
                 }
                 None => {
                     self.errors.push(undeclared(id));
-                    Expr::Undef
+                    undef
                 }
             },
             ExprKind::Index { base, index } => {
                 let i = self.expr(index);
                 match self.array_of(base) {
-                    Some(a) => Expr::Read(a, Box::new(i)),
-                    None => Expr::Undef,
+                    Some(a) => (Expr::Read(a, Box::new(i)), self.array_type(a)),
+                    None => undef,
                 }
             }
             ExprKind::Unary { op, e: x } => {
-                let v = self.expr(x);
+                let (v, t) = self.texpr(x);
                 match op {
-                    UnOp::Neg => match const_value(&v) {
-                        Some(n) => Expr::Const(-n),
-                        None => Expr::Scale(BigInt::from(-1), Box::new(v)),
-                    },
-                    UnOp::Plus => v,
-                    UnOp::Not => Expr::Not(Box::new(v)),
+                    UnOp::Neg => self.neg((v, t)),
+                    UnOp::Plus => (v, promote(t)),
+                    UnOp::Not => (Expr::Not(Box::new(v)), int),
                     UnOp::BitNot => {
                         self.unsupported("bitwise operator `~`", e.span);
-                        Expr::Undef
+                        undef
                     }
                 }
             }
             ExprKind::Binary { op, l, r } => {
-                let a = self.expr(l);
-                let b = self.expr(r);
-                self.binary(*op, a, b, e.span, r.span)
+                let a = self.texpr(l);
+                let b = self.texpr(r);
+                self.tbinary(*op, a, b, e.span, r.span)
             }
             ExprKind::Cond { c, t, e: f } => {
                 let c = self.expr(c);
-                let t = self.expr(t);
-                let f = self.expr(f);
-                Expr::Cond(Box::new(c), Box::new(t), Box::new(f))
+                let (x, tx) = self.texpr(t);
+                let (y, ty) = self.texpr(f);
+                let common = common(tx, ty, self.opts.data_model);
+                let x = self.convert(x, tx, common);
+                let y = self.convert(y, ty, common);
+                (Expr::Cond(Box::new(c), Box::new(x), Box::new(y)), common)
             }
             ExprKind::Call { func, args } => self.call_expr(func, args, e.span, true),
             ExprKind::Cast { ty, pointer, e: x } => self.cast(ty, *pointer, x, e.span),
             ExprKind::AddrOf(_) => {
                 self.unsupported("address-of `&`", e.span);
-                Expr::Undef
+                undef
             }
             ExprKind::Deref(_) => {
                 self.unsupported("pointer dereference", e.span);
-                Expr::Undef
+                undef
             }
-            ExprKind::SizeofType { ty, pointer, dims } => {
-                self.sizeof_type(ty, *pointer, dims, e.span)
-            }
+            ExprKind::SizeofType { ty, pointer, dims } => (
+                self.sizeof_type(ty, *pointer, dims, e.span),
+                self.opts.data_model.size_t(),
+            ),
             ExprKind::SizeofExpr(x) => match self.ctype(x) {
-                Some(t) => Expr::Const(BigInt::from(self.size_of(t))),
+                Some(t) => (
+                    Expr::Const(BigInt::from(self.size_of(t))),
+                    self.opts.data_model.size_t(),
+                ),
                 None => {
                     self.unsupported("`sizeof` of this expression", e.span);
-                    Expr::Undef
+                    undef
                 }
             },
             ExprKind::Str(_) => {
                 self.unsupported("string literal", e.span);
-                Expr::Undef
+                undef
             }
             ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
                 self.unsupported("assignment inside an expression", e.span);
-                Expr::Undef
+                undef
             }
             ExprKind::Float(_) => {
                 self.unsupported("floating-point constant", e.span);
-                Expr::Undef
+                undef
             }
             ExprKind::Comma { l, r } => {
                 // The left operand's value is discarded; its effects must not be.
@@ -316,57 +346,69 @@ impl Resolver {
                         l.span,
                     );
                 }
-                self.expr(r)
+                self.texpr(r)
             }
             ExprKind::StmtExpr(block) => match &block.kind {
                 ast::StmtKind::Block(ss)
                     if ss.len() == 1 && matches!(ss[0].kind, ast::StmtKind::Expr(_)) =>
                 {
                     let ast::StmtKind::Expr(x) = &ss[0].kind else {
-                        return Expr::Undef;
+                        return undef;
                     };
-                    self.expr(x)
+                    self.texpr(x)
                 }
                 _ => {
                     self.unsupported("statement expression inside an expression", e.span);
-                    Expr::Undef
+                    undef
                 }
             },
             ExprKind::Member { .. } => {
                 self.unsupported("struct member access", e.span);
-                Expr::Undef
+                undef
             }
             ExprKind::Other { what, .. } => {
                 self.unsupported(what.clone(), e.span);
-                Expr::Undef
+                undef
             }
         }
     }
 
+    /// The C type of a scalar (`int` for temporaries).
+    pub(super) fn var_type(&self, v: crate::ids::VarId) -> IntTy {
+        self.var_types.get(&v).copied().unwrap_or(IntTy::INT)
+    }
+
+    /// The C element type of an array.
+    pub(super) fn array_type(&self, a: ArrayId) -> IntTy {
+        self.array_types.get(&a).copied().unwrap_or(IntTy::INT)
+    }
+
+    /// The C type of an assignment target.
+    pub(super) fn lvalue_type(&self, l: &LValue) -> IntTy {
+        match l {
+            LValue::Var(v) => self.var_type(*v),
+            LValue::Elem(a, _) => self.array_type(*a),
+        }
+    }
+
     /// `(ty) e`.
-    fn cast(&mut self, ty: &ast::Ty, pointer: u8, x: &ast::Expr, span: Span) -> Expr {
+    fn cast(&mut self, ty: &ast::Ty, pointer: u8, x: &ast::Expr, span: Span) -> Typed {
         if pointer > 0 {
             self.unsupported("cast to a pointer type", span);
-            return Expr::Undef;
+            return (Expr::Undef, IntTy::INT);
         }
         match ty {
             // A `(void)` cast discards a value: only its effects matter.
-            ast::Ty::Void => self.expr(x),
+            ast::Ty::Void => self.texpr(x),
             ast::Ty::Unsupported { spelling } => {
                 self.unsupported(format!("cast to `{spelling}`"), span);
-                Expr::Undef
+                (Expr::Undef, IntTy::INT)
             }
             ast::Ty::Int { int, .. } => {
-                let v = self.expr(x);
-                // C integer conversions (C11 §6.3.1.3) go here: today's integers are
-                // mathematical, so a cast keeps the value, except that `_Bool` is 0/1
-                // (exact under both semantics). Casts to unsigned and narrower types
-                // (`int.signed == false`, `DataModel::size_of(int)`) will wrap here.
-                if int.kind == IntKind::Bool {
-                    cmp(CmpOp::Ne, v, Expr::int(0))
-                } else {
-                    v
-                }
+                // C's conversion (C11 §6.3.1.3; see `cint`); under mathematical integers
+                // only `_Bool` changes the value (to 0/1).
+                let (v, t) = self.texpr(x);
+                (self.convert(v, t, *int), *int)
             }
         }
     }
@@ -506,11 +548,13 @@ impl Resolver {
         args: &[ast::Expr],
         span: Span,
         want_value: bool,
-    ) -> Expr {
+    ) -> Typed {
         if let Some(b) = builtin(&func.name) {
             return match b {
-                Builtin::Nondet(Range::Any) => Expr::Undef,
-                Builtin::Nondet(r) => Expr::Nondet(r, span),
+                Builtin::Nondet(t) => match self.range_of(t) {
+                    Range::Any => (Expr::Undef, t),
+                    r => (Expr::Nondet(r, span), t),
+                },
                 Builtin::Identity if !args.is_empty() => {
                     if args[1..].iter().any(has_effects) {
                         self.unsupported(
@@ -518,15 +562,28 @@ impl Resolver {
                             span,
                         );
                     }
-                    self.expr(&args[0])
+                    self.texpr(&args[0])
                 }
                 _ => {
                     self.unsupported(format!("`{}` inside an expression", func.name), span);
-                    Expr::Undef
+                    (Expr::Undef, IntTy::INT)
                 }
             };
         }
-        let resolved: Vec<Expr> = args.iter().map(|a| self.arg_expr(a)).collect();
+        let params = self
+            .sigs
+            .get(&func.name)
+            .map(|s| s.params.clone())
+            .unwrap_or_default();
+        let resolved: Vec<Expr> = args
+            .iter()
+            .enumerate()
+            .map(|(k, a)| {
+                let v = self.arg_expr(a);
+                // An argument converts to its parameter's type, as by assignment.
+                self.assign_conv(v, params.get(k).copied().flatten())
+            })
+            .collect();
         if let Some(sig) = self.sigs.get(&func.name).cloned() {
             if sig.arity != args.len() {
                 self.errors.push(
@@ -551,7 +608,10 @@ impl Resolver {
                     format!("`{}` returns `void`; its value cannot be used", func.name),
                 ));
             }
-            return Expr::Call(sig.id, resolved, span);
+            return (
+                Expr::Call(sig.id, resolved, span),
+                sig.ret.unwrap_or(IntTy::INT),
+            );
         }
         if self.lookup(&func.name).is_some() {
             self.errors.push(err(
@@ -582,19 +642,19 @@ impl Resolver {
                 .with_label("not declared"),
             );
         }
-        Expr::Undef
+        (Expr::Undef, IntTy::INT)
     }
 
     /// An actual parameter: an array name passed to a function is a pointer in C
     /// (outside the fragment), not a type error.
-    fn arg_expr(&mut self, a: &ast::Expr) -> Expr {
+    fn arg_expr(&mut self, a: &ast::Expr) -> Typed {
         if let ExprKind::Var(id) = &a.kind {
             if let Some(Sym::Array(_)) = self.lookup(&id.name) {
                 self.unsupported("array passed as an argument (a pointer)", a.span);
-                return Expr::Undef;
+                return (Expr::Undef, IntTy::INT);
             }
         }
-        self.expr(a)
+        self.texpr(a)
     }
 
     /// Checks linearity (ARCHITECTURE §3): a product needs a constant factor; `/` and `%`
@@ -742,6 +802,13 @@ pub fn const_value(e: &Expr) -> Option<BigInt> {
             } else {
                 const_value(a)?
             }
+        }
+        Expr::Overflow(w, a) => {
+            let v = const_value(a)?;
+            if !w.contains(&v) {
+                return None; // the overflow check must stay
+            }
+            v
         }
         Expr::Var(_) | Expr::Undef | Expr::Read(..) | Expr::Call(..) | Expr::Nondet(..) => {
             return None

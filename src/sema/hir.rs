@@ -52,10 +52,34 @@ impl VarKind {
 pub enum Range {
     /// Any integer.
     Any,
-    /// `unsigned`: never negative.
+    /// `unsigned` under mathematical integers: never negative.
     NonNegative,
     /// `_Bool`: 0 or 1.
     Bool,
+    /// A C integer type's range (C's integer semantics).
+    Int(Width),
+}
+
+impl Range {
+    /// Whether `v` is in the range.
+    pub fn contains(self, v: &BigInt) -> bool {
+        match self {
+            Range::Any => true,
+            Range::NonNegative => *v >= BigInt::from(0),
+            Range::Bool => *v == BigInt::from(0) || *v == BigInt::from(1),
+            Range::Int(w) => w.contains(v),
+        }
+    }
+    /// A value in the range for an arbitrary `v`: `v` itself if it is in, else a value
+    /// the range always has (C integers: `v` wrapped).
+    pub fn normalize(self, v: BigInt) -> BigInt {
+        match self {
+            Range::Int(w) => w.wrap(&v),
+            r if r.contains(&v) => v,
+            Range::Bool => BigInt::from(v != BigInt::from(0)),
+            _ => BigInt::from(0),
+        }
+    }
 }
 
 /// A scalar variable.
@@ -206,14 +230,14 @@ pub enum Expr {
     /// A nondeterministic value in a range (`__VERIFIER_nondet_uint()`, `_bool`, ...);
     /// `cfg` hoists it into a temporary with an `assume`. Never present in a CFG node.
     Nondet(Range, Span),
+    /// `e`, whose value must fit in the given width: a signed overflow, which is an error
+    /// location under `--check-overflow` (SV-COMP's no-overflow property). `cfg` hoists
+    /// it into a temporary and a branch to the error node. Never present in a CFG node.
+    Overflow(Width, Box<Expr>),
     /// C's conversion of the mathematical value of `e` to an integer type of the given
     /// width: the unique value in the type's range that is congruent to `e` modulo
     /// `2^bits` ([`Width::wrap`]). The C-integer rules (which conversions happen where)
     /// live in `sema`; every back end implements only this primitive.
-    #[cfg_attr(
-        not(any(test, feature = "internals")),
-        expect(dead_code, reason = "only the tests build it until sema lowers C conversions")
-    )]
     Wrap(Width, Box<Expr>),
 }
 
@@ -248,7 +272,6 @@ impl Width {
         BigInt::from(1) << self.bits
     }
     /// Whether `v` is in range.
-    #[cfg(test)]
     pub fn contains(self, v: &BigInt) -> bool {
         self.lo() <= *v && *v <= self.hi()
     }
@@ -276,7 +299,9 @@ impl Expr {
     /// Whether the expression contains a `Call` or a `Nondet`.
     pub fn has_effects(&self) -> bool {
         let mut found = false;
-        self.visit(&mut |e| found |= matches!(e, Expr::Call(..) | Expr::Nondet(..)));
+        self.visit(&mut |e| {
+            found |= matches!(e, Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..))
+        });
         found
     }
     /// Call `f` on this expression and every sub-expression (pre-order).
@@ -289,6 +314,7 @@ impl Expr {
             | Expr::Div(e, _)
             | Expr::Mod(e, _)
             | Expr::Wrap(_, e)
+            | Expr::Overflow(_, e)
             | Expr::Not(e) => e.visit(f),
             Expr::Add(a, b)
             | Expr::Sub(a, b)
@@ -324,6 +350,7 @@ impl Expr {
             Expr::Cmp(op, x, y) => Expr::Cmp(op, b(x, f), b(y, f)),
             Expr::Not(x) => Expr::Not(b(x, f)),
             Expr::Wrap(w, x) => Expr::Wrap(w, b(x, f)),
+            Expr::Overflow(w, x) => Expr::Overflow(w, b(x, f)),
             Expr::And(x, y) => Expr::And(b(x, f), b(y, f)),
             Expr::Or(x, y) => Expr::Or(b(x, f), b(y, f)),
             Expr::Cond(c, x, y) => Expr::Cond(b(c, f), b(x, f), b(y, f)),

@@ -7,6 +7,7 @@
 //! and the *unsupported* constructs (valid C outside the fragment, which make `lpmc check`
 //! answer UNKNOWN).
 
+mod cint;
 mod decl;
 mod expr;
 pub mod hir;
@@ -17,12 +18,11 @@ mod types;
 use crate::diag::{Diagnostic, Unsupported};
 use crate::syntax::ast;
 
+pub use cint::IntModel;
 pub use hir::{
     fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
-    VarKind,
+    VarKind, Width,
 };
-#[cfg(test)]
-pub use hir::Width;
 pub use types::DataModel;
 
 /// Options of the analysis.
@@ -34,6 +34,11 @@ pub struct SemaOptions {
     /// an error: set for files that include system headers lpmc did not read, whose
     /// functions are legitimately called without a declaration in the file.
     pub implicit_functions: bool,
+    /// Mathematical or C integers (see `cint`).
+    pub int_model: IntModel,
+    /// Under C's integers, a signed overflow is an error location (SV-COMP's
+    /// no-overflow property) instead of wrapping.
+    pub check_overflow: bool,
 }
 
 /// The result of a successful analysis: the resolved program and the constructs that are

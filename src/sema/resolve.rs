@@ -33,6 +33,8 @@ pub(super) struct ProcSig {
     pub(super) returns_value: bool,
     /// The C return type, if an integer type.
     pub(super) ret: Option<IntTy>,
+    /// The C types of the parameters (`None`: not an integer type).
+    pub(super) params: Vec<Option<IntTy>>,
 }
 
 /// The `case` labels of the `switch` being resolved, in source order.
@@ -229,6 +231,18 @@ impl Resolver {
                             arity: f.proto.params.len(),
                             returns_value: self.procs[id].returns_value,
                             ret,
+                            params: f
+                                .proto
+                                .params
+                                .iter()
+                                .map(|p| {
+                                    if p.pointer > 0 || p.is_array {
+                                        None
+                                    } else {
+                                        p.ty.int()
+                                    }
+                                })
+                                .collect(),
                         },
                     );
                 }
@@ -302,7 +316,7 @@ impl Resolver {
 
     pub(super) fn ty_range(&mut self, ty: &ast::Ty, span: Span) -> Range {
         match ty {
-            ast::Ty::Int { int, .. } => int_range(*int),
+            ast::Ty::Int { int, .. } => self.range_of(*int),
             ast::Ty::Void => {
                 self.errors.push(err(
                     DiagKind::Type,
@@ -408,17 +422,6 @@ impl Resolver {
         self.scopes.pop();
         self.procs[p].body = body;
         self.cur = None;
-    }
-}
-
-/// The range of values today's semantics gives an integer type.
-pub(super) fn int_range(t: IntTy) -> Range {
-    if t.kind == ast::IntKind::Bool {
-        Range::Bool
-    } else if !t.signed {
-        Range::NonNegative
-    } else {
-        Range::Any
     }
 }
 

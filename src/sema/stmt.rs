@@ -3,11 +3,12 @@
 //! comma operator, `(void)` casts and `c ? f() : g()` lower to statements so that no side
 //! effect is dropped.
 
+use super::cint::Typed;
 use super::expr::{builtin, Builtin};
 use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
 use super::resolve::{assign_or_call, err, Resolver, SwitchCtx};
 use crate::diag::{DiagKind, Span};
-use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
+use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind, IntTy};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Whether evaluating `e` may have a side effect (a call, an assignment, `++`/`--`, or a
@@ -101,20 +102,19 @@ impl Resolver {
                     }
                 };
                 let target = self.lvalue(lhs);
-                let cur = self.expr(lhs);
-                let r = self.expr(rhs);
-                let e = self.binary(bop, cur, r, s.span, rhs.span);
+                let cur = self.texpr(lhs);
+                let r = self.texpr(rhs);
+                let v = self.tbinary(bop, cur, r, s.span, rhs.span);
+                let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
                 push(out, StmtKind::Assign(vec![(target, e)]));
             }
             ast::StmtKind::IncDec { lhs, inc, .. } => {
                 let target = self.lvalue(lhs);
-                let cur = self.expr(lhs);
-                let one = Box::new(Expr::int(1));
-                let e = if *inc {
-                    Expr::Add(Box::new(cur), one)
-                } else {
-                    Expr::Sub(Box::new(cur), one)
-                };
+                let cur = self.texpr(lhs);
+                let one = (Expr::int(1), IntTy::INT);
+                let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                let v = self.tbinary(op, cur, one, s.span, s.span);
+                let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
                 push(out, StmtKind::Assign(vec![(target, e)]));
             }
             ast::StmtKind::Expr(e) => self.expr_stmt(e, out),
@@ -204,7 +204,11 @@ impl Resolver {
             }
             ast::StmtKind::Return(e) => {
                 let p = self.cur.expect("statements are inside procedures");
-                let v = e.as_ref().map(|e| self.value_expr(e, out));
+                let ret = self.sigs.get(&self.procs[p].name).and_then(|s| s.ret);
+                let v = e.as_ref().map(|e| {
+                    let v = self.tvalue_expr(e, out);
+                    self.assign_conv(v, ret)
+                });
                 if v.is_some() && !self.procs[p].returns_value {
                     self.errors.push(err(
                         DiagKind::Type,
@@ -313,8 +317,10 @@ impl Resolver {
     /// body; end:` with `case`/`default` as labels and `break` as `goto end`.
     fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt, span: Span, out: &mut Vec<Stmt>) {
         let p = self.cur.expect("statements are inside procedures");
-        let v = self.value_expr(cond, out);
+        let (v, vt) = self.tvalue_expr(cond, out);
+        let vt = super::types::promote(vt);
         let t = self.new_var("#switch", VarKind::Temp(p), Range::Any, cond.span);
+        self.var_types.insert(t, vt);
         out.push(Stmt {
             kind: assign_or_call(LValue::Var(t), v),
             span: cond.span,
@@ -326,7 +332,8 @@ impl Resolver {
         let mut labels = VecDeque::new();
         for value in cases {
             let name = self.fresh_label("case");
-            let c = self.expr(value);
+            let (c, ct) = self.texpr(value);
+            let c = self.convert_if_c(c, ct, vt);
             if super::expr::const_value(&c).is_none() {
                 self.errors.push(
                     err(
@@ -395,7 +402,12 @@ impl Resolver {
             let pairs = lhs
                 .iter()
                 .zip(rhs)
-                .map(|(l, r)| (self.lvalue(l), self.expr(r)))
+                .map(|(l, r)| {
+                    let target = self.lvalue(l);
+                    let v = self.texpr(r);
+                    let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
+                    (target, e)
+                })
                 .collect();
             push(out, StmtKind::Assign(pairs));
             return;
@@ -414,19 +426,22 @@ impl Resolver {
         }
         if let Some(innermost) = chain.pop() {
             let target = self.lvalue(innermost);
-            let e = self.value_expr(value, out);
+            let v = self.tvalue_expr(value, out);
+            let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
             push(out, assign_or_call(target, e));
             let mut src = innermost;
             for t in chain.into_iter().rev().chain(std::iter::once(&lhs[0])) {
                 let target = self.lvalue(t);
-                let e = self.expr(src);
+                let v = self.texpr(src);
+                let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
                 push(out, StmtKind::Assign(vec![(target, e)]));
                 src = t;
             }
             return;
         }
-        let e = self.value_expr(&rhs[0], out);
+        let v = self.tvalue_expr(&rhs[0], out);
         let target = self.lvalue(&lhs[0]);
+        let e = self.assign_conv(v, Some(self.lvalue_type(&target)));
         push(out, assign_or_call(target, e));
     }
 
@@ -434,6 +449,11 @@ impl Resolver {
     /// an initialiser, `return`, an `if` condition): statement expressions and the left
     /// operands of commas at its top become statements before it, in evaluation order.
     pub(super) fn value_expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Expr {
+        self.tvalue_expr(e, out).0
+    }
+
+    /// [`Resolver::value_expr`] with the value's C type.
+    pub(super) fn tvalue_expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Typed {
         match &e.kind {
             // `if ((x = e))`, `return ++i;`: the assignment, then the new value.
             ExprKind::Assign { lhs, .. }
@@ -443,7 +463,7 @@ impl Resolver {
                 ..
             } if is_plain_lvalue(lhs) => {
                 self.expr_stmt(e, out);
-                self.expr(lhs)
+                self.texpr(lhs)
             }
             // `y = x++`: the old value, saved before the increment.
             ExprKind::IncDec {
@@ -452,34 +472,35 @@ impl Resolver {
                 ..
             } if is_plain_lvalue(lhs) => {
                 let p = self.cur.expect("statements are inside procedures");
-                let old = self.expr(lhs);
+                let (old, ty) = self.texpr(lhs);
                 let t = self.new_var("#old", VarKind::Temp(p), Range::Any, e.span);
+                self.var_types.insert(t, ty);
                 out.push(Stmt {
                     kind: StmtKind::Assign(vec![(LValue::Var(t), old)]),
                     span: e.span,
                 });
                 self.expr_stmt(e, out);
-                Expr::Var(t)
+                (Expr::Var(t), ty)
             }
             ExprKind::Comma { l, r } => {
                 self.expr_stmt(l, out);
-                self.value_expr(r, out)
+                self.tvalue_expr(r, out)
             }
             ExprKind::StmtExpr(block) => {
                 let ast::StmtKind::Block(ss) = &block.kind else {
-                    return self.expr(e);
+                    return self.texpr(e);
                 };
                 let Some((last, init)) = ss.split_last() else {
                     self.unsupported("statement expression without a value", e.span);
-                    return Expr::Undef;
+                    return (Expr::Undef, IntTy::INT);
                 };
                 let ast::StmtKind::Expr(value) = &last.kind else {
                     self.unsupported("statement expression without a value", e.span);
-                    return Expr::Undef;
+                    return (Expr::Undef, IntTy::INT);
                 };
                 self.scopes.push(BTreeMap::new());
                 let mut inner = self.stmt_list(init);
-                let v = self.value_expr(value, &mut inner);
+                let v = self.tvalue_expr(value, &mut inner);
                 self.scopes.pop();
                 out.push(Stmt {
                     kind: StmtKind::Block(inner),
@@ -487,7 +508,7 @@ impl Resolver {
                 });
                 v
             }
-            _ => self.expr(e),
+            _ => self.texpr(e),
         }
     }
 
@@ -628,7 +649,7 @@ impl Resolver {
             }
             None => {
                 // An external call was reported by `call_expr`.
-                if let Expr::Call(proc, args, _) = self.call_expr(func, args, span, false) {
+                if let (Expr::Call(proc, args, _), _) = self.call_expr(func, args, span, false) {
                     push(
                         out,
                         StmtKind::Call {

@@ -8,6 +8,7 @@ use num_bigint::BigInt;
 
 /// The data model of the target: the sizes of `long` and of pointers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum DataModel {
     /// `int`, `long` and pointers are 4 bytes (SV-COMP's default, 32-bit x86).
     #[default]

@@ -15,7 +15,7 @@ use super::TraceError;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, NodeId, VarId};
 use crate::interp::Site;
-use crate::sema::{ArraySize, Expr};
+use crate::sema::{ArraySize, Expr, Range};
 use crate::smt::{SmtBackend, SmtError, Sort, SymId, Term};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
@@ -377,6 +377,14 @@ impl<'a> PathEncoder<'a> {
         if self.record {
             self.out.uninit.push((frame, v, s));
         }
+        if let Range::Int(w) = self.cfg.vars[v].range {
+            // A C variable's arbitrary value lies in its type's range (the interpreter
+            // wraps its oracle's value into it).
+            self.out.aux.push(Term::and([
+                Term::ge(Term::sym(s), Term::int(w.lo())),
+                Term::le(Term::sym(s), Term::int(w.hi())),
+            ]));
+        }
         self.set(v, Term::sym(s));
         Ok(Term::sym(s))
     }
@@ -542,11 +550,23 @@ impl<'a> PathEncoder<'a> {
                         write: false,
                     });
                 }
-                V::I(Term::ite(
+                let value = Term::ite(
                     Self::in_range(&idx, &arr.size),
                     Term::select(arr.val, idx),
                     Term::sym(oor),
-                ))
+                );
+                if let Range::Int(w) = self.cfg.arrays[*a].range {
+                    // A C array holds values of its element type (arbitrary contents
+                    // included; the interpreter brings its oracle's values into range).
+                    let v = self.name(smt, value)?;
+                    self.out.aux.push(Term::and([
+                        Term::ge(v.clone(), Term::int(w.lo())),
+                        Term::le(v.clone(), Term::int(w.hi())),
+                    ]));
+                    V::I(v)
+                } else {
+                    V::I(value)
+                }
             }
             Expr::Add(x, y) => V::I(self.int(smt, x)? + self.int(smt, y)?),
             Expr::Sub(x, y) => V::I(self.int(smt, x)? - self.int(smt, y)?),
@@ -569,14 +589,21 @@ impl<'a> PathEncoder<'a> {
                 V::I(t - fold(Term::scale_int(c.clone(), q)))
             }
             Expr::Wrap(w, x) => {
-                // lo + ((x - lo) mod 2^bits), SMT-LIB's `mod` being non-negative.
+                // x - 2^bits * q with a fresh integer q and the result in range (linear,
+                // no `mod`); a literal folds.
                 let x = self.int(smt, x)?;
                 let t = self.name(smt, x)?;
                 V::I(match &t {
                     Term::Int(n) => Term::Int(w.wrap(n)),
                     _ => {
-                        let lo = w.lo();
-                        Term::modulo(t - Term::int(lo.clone()), w.modulus()) + Term::int(lo)
+                        let q = self.fresh(smt, "wrap", Sort::Int)?;
+                        let r = fold(t - Term::scale_int(w.modulus(), Term::sym(q)));
+                        let r = self.name(smt, r)?;
+                        self.out.aux.push(Term::and([
+                            Term::ge(r.clone(), Term::int(w.lo())),
+                            Term::le(r.clone(), Term::int(w.hi())),
+                        ]));
+                        r
                     }
                 })
             }
@@ -610,7 +637,7 @@ impl<'a> PathEncoder<'a> {
                 let b = self.int(smt, y)?;
                 V::I(Term::ite(c, a, b))
             }
-            Expr::Call(..) | Expr::Nondet(..) => {
+            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
                 return Err(self.invalid("a CFG expression contains a call or a nondet value"))
             }
         };
