@@ -220,6 +220,19 @@ impl Constraint {
     pub fn substitute(&self, d: Dim, e: &LinExpr) -> Constraint {
         Constraint::new(self.expr.substitute(d, e), self.rel)
     }
+
+    /// Renames every dimension through `f`.
+    #[cfg_attr(
+        not(feature = "internals"),
+        expect(
+            dead_code,
+            reason = "unused here, used by the widening branch (domain/thresholds.rs): drop \
+                      this expect when it is merged"
+        )
+    )]
+    pub fn rename(&self, f: &impl Fn(Dim) -> Dim) -> Constraint {
+        Constraint::new(self.expr.rename(f), self.rel)
+    }
 }
 
 impl fmt::Display for Constraint {
