@@ -7,9 +7,11 @@
 //! # Use
 //!
 //! Load a program ([`load`], [`load_path`], or [`load_with`] and [`load_path_with`] with
-//! [`LoadOptions`]), then run an engine on it: [`check`] (abstraction, tabulation and
-//! refinement, the EUREKA loop), [`bmc`] (bounded model checking), or [`run_inputs`] and
-//! [`run_random`] (concrete runs). Each engine's report carries an [`Outcome`]: `Safe`
+//! [`LoadOptions`]: the preprocessor, mathematical or C integers ([`IntModel`], by default
+//! C's for `.c`/`.i` files), the [`DataModel`]; [`Loaded::semantics`] says which
+//! [`Semantics`] a program got), then run an engine on it: [`check`] (abstraction,
+//! tabulation and refinement, the EUREKA loop), [`bmc`] (bounded model checking), or
+//! [`run_inputs`] and [`run_random`] (concrete runs). Each engine's report carries an [`Outcome`]: `Safe`
 //! with a [`Proof`], `Unsafe` with a replayed [`Counterexample`], or `Unknown` with a
 //! typed [`GiveUp`] reason.
 //!
