@@ -1,8 +1,8 @@
-//! Parse (and pretty-print) source files, timing each parse: `cargo run --release
-//! --example parse_bench -- FILE...` (with `--print`, print the pretty-printed program).
+//! Load source files through the front end (preprocess if needed, parse, resolve, build
+//! the CFG), timing each load: `cargo run --release --example parse_bench -- FILE...`
+//! (with `--print`, print each control-flow graph).
 
-use lpmc::diag::SourceFile;
-use lpmc::syntax::{parse, pretty};
+use lpmc::{load_with, LoadOptions, SourceFile};
 use std::time::Instant;
 
 fn main() {
@@ -23,7 +23,7 @@ fn main() {
         let mut result = None;
         for _ in 0..20 {
             let t = Instant::now();
-            let r = parse(&file);
+            let r = load_with(file.clone(), &LoadOptions::default());
             best = best.min(t.elapsed().as_secs_f64() * 1e3);
             result = Some(r);
         }
@@ -33,10 +33,10 @@ fn main() {
             Some(Ok(p)) => {
                 println!("{best:8.4} ms  {path}");
                 if print {
-                    println!("{}", pretty(&p));
+                    println!("{}", p.cfg_text());
                 }
             }
-            Some(Err(d)) => println!("{best:8.4} ms  {path}: {}", d.render(&file, false)),
+            Some(Err(e)) => println!("{best:8.4} ms  {path}: {}", e.render(false)),
             None => {}
         }
     }

@@ -3,8 +3,8 @@
 //! time (median of 5 runs) are printed as a table.
 //!
 //! Run with `cargo run --release --example size_table`.
-use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions};
+use lpmc::CheckOptions;
+use lpmc::SourceFile;
 use std::time::Instant;
 
 fn main() {
@@ -19,12 +19,12 @@ fn main() {
         let src = text
             .replace("a[3]", &format!("a[{n}]"))
             .replace("i < 3", &format!("i < {n}"));
-        let loaded = lpmc::frontend::load(SourceFile::new("fig1.lp", src)).expect("loads");
+        let loaded = lpmc::load(SourceFile::new("fig1.lp", src)).expect("loads");
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..5 {
             let t = Instant::now();
-            let r = driver::check(&loaded, &CheckOptions::default());
+            let r = lpmc::check(&loaded, &CheckOptions::default());
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             last = Some(r);
         }

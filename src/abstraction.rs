@@ -26,10 +26,6 @@ impl Precision {
     pub fn add(&mut self, a: ArrayId, k: i64) -> bool {
         self.cells.entry(a).or_default().insert(k)
     }
-    /// The tracked cells of `a`, ascending.
-    pub fn cells(&self, a: ArrayId) -> impl Iterator<Item = i64> + '_ {
-        self.cells.get(&a).into_iter().flatten().copied()
-    }
     /// All `(array, cell)` pairs.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, i64)> + '_ {
         self.cells

@@ -36,8 +36,8 @@ use std::time::Instant;
 pub enum Unwind {
     /// A fixed bound `K`.
     Fixed(u32),
-    /// `K = 1, 2, 4, ...` until a verdict, the timeout, or [`AUTO_CAP`]
-    /// ([`AUTO_CAP_WITH_TIMEOUT`] with a timeout).
+    /// `K = 1, 2, 4, ...` until a verdict, the timeout, or [`Unwind::AUTO_CAP`]
+    /// ([`Unwind::AUTO_CAP_WITH_TIMEOUT`] with a timeout).
     Auto,
 }
 
@@ -111,11 +111,13 @@ impl BmcReport {
     }
 }
 
-/// The largest bound `--unwind auto` tries without a timeout.
-pub const AUTO_CAP: u32 = 1 << 8;
+impl Unwind {
+    /// The largest bound `--unwind auto` tries without a timeout.
+    pub const AUTO_CAP: u32 = 1 << 8;
 
-/// The largest bound `--unwind auto` tries with a timeout.
-pub const AUTO_CAP_WITH_TIMEOUT: u32 = 1 << 20;
+    /// The largest bound `--unwind auto` tries with a timeout.
+    pub const AUTO_CAP_WITH_TIMEOUT: u32 = 1 << 20;
+}
 
 /// Stack size of the exploring thread (the solver recurses deeply on long paths).
 const STACK_BYTES: usize = 512 << 20;
@@ -186,9 +188,9 @@ pub fn bmc_within(
     }
     // `auto` without a timeout must still end on unbounded loops.
     let auto_cap = if deadline.instant().is_some() {
-        AUTO_CAP_WITH_TIMEOUT
+        Unwind::AUTO_CAP_WITH_TIMEOUT
     } else {
-        AUTO_CAP
+        Unwind::AUTO_CAP
     };
     let mut k = first_k;
     loop {

@@ -82,7 +82,7 @@ impl LineMap {
 }
 
 /// A source file: its name, its text, and the start of each line. A preprocessed file
-/// also has a [`LineMap`]: then [`line_col`](SourceFile::line_col) and diagnostics give
+/// also has a `LineMap`: then [`line_col`](SourceFile::line_col) and diagnostics give
 /// the user's lines, not those of the preprocessed text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {

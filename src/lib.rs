@@ -1,32 +1,142 @@
 //! lpmc: a symbolic model checker for generalised linear programs with arrays, after
 //! Armando, Benerecetti and Mantovani, *Model Checking Linear Programs with Arrays*
-//! (EUREKA). See `../shared/ARCHITECTURE.md` for the design.
+//! (EUREKA). It decides whether an error location (an `ERROR:` label, a failing
+//! `assert`, `reach_error()`) of a C-like program is reachable. See
+//! `../shared/ARCHITECTURE.md` for the design.
 //!
-//! The modules are listed in pipeline order; a module uses only modules above it
-//! (the shared leaves `diag`, `ids` and `linear` excepted):
-//! text → [`syntax`] → `sema` → `cfg` → `abstraction` → `engine` → `trace` → [`smt`] →
-//! `refine`, with `driver` running the loop.
+//! # Use
+//!
+//! Load a program ([`load`], [`load_path`], or [`load_with`] and [`load_path_with`] with
+//! [`LoadOptions`]: the preprocessor, mathematical or C integers ([`IntModel`], by default
+//! C's for `.c`/`.i` files), the [`DataModel`]; [`Loaded::semantics`] says which
+//! [`Semantics`] a program got), then run an engine on it: [`check`] (abstraction,
+//! tabulation and refinement, the EUREKA loop), [`bmc`] (bounded model checking),
+//! [`portfolio`] (both and a concrete search, the first definite answer wins: what
+//! `lpmc check` runs), or
+//! [`run_inputs`] and [`run_random`] (concrete runs). Each engine's report carries an [`Outcome`]: `Safe`
+//! with a [`Proof`], `Unsafe` with a replayed [`Counterexample`], or `Unknown` with a
+//! typed [`GiveUp`] reason.
+//!
+//! ```
+//! use lpmc::{check, load, CheckOptions, Outcome, SourceFile};
+//!
+//! // The paper's Fig. 1.
+//! let text = "void main() {
+//!   int i, a[3];
+//!   a[1] = 1;
+//!   i = 0;
+//!   while (a[i] != 1 && i < 3) { a[i] = 2 * i; i = i + 1; }
+//!   if (i > 1) { ERROR: ; }
+//! }";
+//! let program = load(SourceFile::new("fig1.lp", text))?;
+//! let report = check(&program, &CheckOptions::default());
+//! match &report.outcome {
+//!     Outcome::Safe(proof) => assert_eq!(proof.cells["a"], [1]),
+//!     Outcome::Unsafe(cex) => panic!("an error at line {}", cex.error_line),
+//!     Outcome::Unknown(why) => panic!("no verdict: {why}"),
+//! }
+//! # Ok::<(), lpmc::LoadError>(())
+//! ```
+//!
+//! Tests and tools may pass their own solvers ([`CheckOptions::solvers`]) through the
+//! backend-neutral interface of [`smt`].
+//!
+//! # The pipeline
+//!
+//! text → `syntax` (AST) → `sema` (resolved program) → `cfg` (the graph of paper §3) →
+//! `abstraction` (P̂k) → `engine` over `domain` (RHS tabulation over disjunctive linear
+//! constraints) → `trace` (the path as an SSA query on the original program, checked by
+//! [`smt`]) → `refine` (new array cells), in a loop run by `driver`.
+//!
+//! The modules are declared below in pipeline order, and **a module may use only modules
+//! to its left** (modules of one row are siblings and never import each other);
+//! `tests/layering.rs` checks it on the source:
+//!
+//! | row | modules | what they are |
+//! |---|---|---|
+//! | 0 | `diag`, `ids`, `limits` | shared leaves: spans and diagnostics, typed indices, time and memory limits |
+//! | 1 | `linear`, [`smt`] | exact linear arithmetic; the solver interface and its cvc5 adapter |
+//! | 2 | `syntax` | text → AST |
+//! | 3 | `sema` | AST → resolved program |
+//! | 4 | `cfg` | resolved program → control-flow graph |
+//! | 5 | `interp` | the concrete interpreter over the CFG (the oracle) |
+//! | 6 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
+//! | 7 | `abstraction` | P → P̂k over tracked cells |
+//! | 8 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
+//! | 9 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
+//! | 10 | `trace` | witness → trace → SSA query on the original program |
+//! | 11 | `refine`, `search` | unsat core → new array cells; concrete search for error runs |
+//! | 12 | `report` | the outcome types every engine shares |
+//! | 13 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 14 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 15 | [`tools`] | `regress` and `scale`, over the public API only |
+//!
+//! Only the CLI (`main.rs`), the portfolio and [`tools`] use the driver. The internal modules are
+//! private to the crate; the `internals` cargo feature makes them public for the
+//! criterion benchmarks (`benches/`).
 
-pub mod abstraction;
-pub mod bmc;
-pub mod cfg;
-pub mod diag;
-pub mod domain;
-pub mod driver;
-pub mod engine;
-pub mod frontend;
-pub mod ids;
-pub mod interp;
-pub mod limits;
-pub mod linear;
-pub mod portfolio;
-pub mod refine;
-pub mod regress;
-pub mod report;
-pub mod run;
-pub mod scale;
-pub mod search;
-pub mod sema;
+/// Declares internal modules: `pub(crate)`, or `pub` with the `internals` feature.
+macro_rules! internal_modules {
+    ($(mod $name:ident;)*) => {$(
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+        #[cfg(feature = "internals")]
+        pub mod $name;
+    )*};
+}
+
+#[cfg(test)]
+mod testutil;
+
+internal_modules! {
+    mod diag;
+    mod ids;
+    mod limits;
+    mod linear;
+}
 pub mod smt;
-pub mod syntax;
-pub mod trace;
+internal_modules! {
+    mod syntax;
+    mod sema;
+    mod cfg;
+    mod interp;
+    mod frontend;
+    mod abstraction;
+    mod domain;
+    mod engine;
+    mod trace;
+    mod refine;
+    mod search;
+    mod report;
+    mod driver;
+    mod bmc;
+    mod portfolio;
+    mod run;
+}
+pub mod tools;
+
+// The front end.
+pub use crate::diag::{DiagKind, Diagnostic, SourceFile, Span};
+pub use crate::frontend::task::{expected_safe_for, is_task_file, Task, TaskError};
+pub use crate::frontend::{
+    load, load_path, load_path_with, load_with, DataModel, IntModel, LoadError, LoadOptions,
+    Loaded, Preprocessor, Semantics,
+};
+
+// Limits.
+pub use crate::limits::{Deadline, Exhausted, DEFAULT_MEMORY_MB};
+
+// Outcomes.
+pub use crate::report::{
+    Counterexample, Engine, EngineRun, GiveUp, InputValue, Invariant, Outcome, Proof, TraceStep,
+    Verdict, STEPS_KEPT,
+};
+
+// The engines.
+pub use crate::bmc::{bmc, bmc_within, BmcOptions, BmcReport, Unwind};
+pub use crate::driver::{
+    check, check_within, CheckOptions, Report, Stats, DEFAULT_MAX_REFINEMENTS,
+};
+pub use crate::engine::Budget;
+pub use crate::portfolio::{check as portfolio, EngineChoice};
+pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};

@@ -98,7 +98,7 @@ impl Deadline {
         self
     }
 
-    /// The same deadline with a resident-memory limit (enforced by [`run_guarded`]).
+    /// The same deadline with a resident-memory limit (enforced by `run_guarded`).
     pub fn with_memory_mb(mut self, mb: Option<u64>) -> Deadline {
         self.memory_bytes = mb.map(|m| m.saturating_mul(1 << 20));
         self

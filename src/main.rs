@@ -1,10 +1,12 @@
 //! The `lpmc` command line: arguments → library → diagnostics → exit code. No logic here.
 
 use clap::{Parser, Subcommand};
-use lpmc::driver::{CheckOptions, Report};
-use lpmc::frontend::{self, LoadError};
-use lpmc::report::{self, Counterexample, Verdict};
-use lpmc::run::{self, RunOutcome, RunReport};
+use lpmc::tools::{regress, scale};
+use lpmc::{
+    BmcOptions, BmcReport, CheckOptions, Counterexample, DataModel, IntModel, LoadError,
+    LoadOptions, Loaded, Outcome, Preprocessor, Report, RunOutcome, RunReport, Semantics, Stats,
+    Task, Unwind, Verdict,
+};
 use num_bigint::BigInt;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -50,23 +52,23 @@ struct Front {
     /// Integer semantics: `math` (EUREKA's mathematical integers, the default for .lp
     /// files) or `c` (C's integer types, the default for .c and .i files).
     #[arg(long, value_parser = parse_int_model)]
-    int_model: Option<frontend::IntModel>,
+    int_model: Option<IntModel>,
     /// The data model of C's integer types: ILP32 (the default) or LP64; a task .yml's
     /// `data_model` applies unless this is given.
     #[arg(long, value_parser = parse_data_model)]
-    data_model: Option<frontend::DataModel>,
+    data_model: Option<DataModel>,
     /// Under C's integers, a signed overflow is an error location (SV-COMP's
     /// no-overflow property) instead of wrapping.
     #[arg(long)]
     check_overflow: bool,
 }
 
-fn parse_int_model(s: &str) -> Result<frontend::IntModel, String> {
-    frontend::IntModel::parse(s).ok_or_else(|| format!("`{s}` is neither `math` nor `c`"))
+fn parse_int_model(s: &str) -> Result<IntModel, String> {
+    IntModel::parse(s).ok_or_else(|| format!("`{s}` is neither `math` nor `c`"))
 }
 
-fn parse_data_model(s: &str) -> Result<frontend::DataModel, String> {
-    frontend::DataModel::parse(s).ok_or_else(|| format!("`{s}` is neither `ILP32` nor `LP64`"))
+fn parse_data_model(s: &str) -> Result<DataModel, String> {
+    DataModel::parse(s).ok_or_else(|| format!("`{s}` is neither `ILP32` nor `LP64`"))
 }
 
 #[derive(Subcommand)]
@@ -91,7 +93,7 @@ enum Cmd {
         #[arg(long)]
         timeout: Option<f64>,
         /// Resident-memory budget in MB: past it the answer is UNKNOWN.
-        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        #[arg(long, default_value_t = lpmc::DEFAULT_MEMORY_MB)]
         memory: u64,
         /// Maximum number of refinement iterations.
         #[arg(long)]
@@ -109,7 +111,7 @@ enum Cmd {
         /// bound), `search` (concrete runs guided by the program's constants; never
         /// SAFE), or `all`: a portfolio where the first definite answer wins.
         #[arg(long, default_value = "all")]
-        engine: lpmc::portfolio::EngineChoice,
+        engine: lpmc::EngineChoice,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -150,12 +152,12 @@ enum Cmd {
         /// The bound K (each statement at most K+1 times per call, call depth at most K),
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
-        unwind: lpmc::bmc::Unwind,
+        unwind: Unwind,
         /// Wall-clock budget in seconds: past it the answer is UNKNOWN, on time.
         #[arg(long)]
         timeout: Option<f64>,
         /// Resident-memory budget in MB: past it the answer is UNKNOWN.
-        #[arg(long, default_value_t = lpmc::limits::DEFAULT_MEMORY_MB)]
+        #[arg(long, default_value_t = lpmc::DEFAULT_MEMORY_MB)]
         memory: u64,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -173,10 +175,10 @@ enum Cmd {
         timeout: f64,
         /// Table format: text, markdown, csv, json.
         #[arg(long, default_value = "text")]
-        format: lpmc::regress::Format,
+        format: regress::Format,
         /// The bound of the bounded engine (a number or `auto`).
         #[arg(long, default_value = "auto")]
-        unwind: lpmc::bmc::Unwind,
+        unwind: Unwind,
     },
     /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
     /// and plot time against N.
@@ -243,9 +245,9 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = lpmc::bmc::bmc(
+            let report = lpmc::bmc(
                 &loaded,
-                &lpmc::bmc::BmcOptions {
+                &BmcOptions {
                     unwind,
                     timeout_s: timeout,
                     memory_mb: Some(memory),
@@ -288,7 +290,7 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            let report = lpmc::portfolio::check(
+            let report = lpmc::portfolio(
                 &loaded,
                 &CheckOptions {
                     timeout_s: timeout,
@@ -328,9 +330,9 @@ fn main() -> ExitCode {
                 Err(c) => return c,
             };
             if dot {
-                outp!("{}", lpmc::cfg::to_dot(&loaded.cfg));
+                outp!("{}", loaded.cfg_dot());
             } else {
-                outp!("{}", lpmc::cfg::to_text(&loaded.cfg));
+                outp!("{}", loaded.cfg_text());
             }
             ExitCode::SUCCESS
         }
@@ -346,9 +348,7 @@ fn main() -> ExitCode {
                 Ok(l) => l,
                 Err(c) => return c,
             };
-            if let Some(r) =
-                frontend::unsupported_reason(&loaded.file, &loaded.analysis.unsupported)
-            {
+            if let Some(r) = loaded.unsupported_reason() {
                 eprintln!("error: cannot run this program: {r}");
                 return ExitCode::from(EXIT_INPUT);
             }
@@ -361,7 +361,7 @@ fn main() -> ExitCode {
                     let mut out = Vec::new();
                     for i in 0..n {
                         let s = seed.wrapping_add(i);
-                        let r = run::run_random(&loaded, s, max_steps);
+                        let r = lpmc::run_random(&loaded, s, max_steps);
                         out.push((format!("seed {s}"), r));
                         if r.outcome.is_error() {
                             break;
@@ -382,7 +382,7 @@ fn main() -> ExitCode {
                     }
                     vec![(
                         "inputs".to_string(),
-                        run::run_inputs(&loaded, vals, max_steps),
+                        lpmc::run_inputs(&loaded, vals, max_steps),
                     )]
                 }
             };
@@ -420,17 +420,17 @@ fn load_input(
     path: &std::path::Path,
     front: &Front,
     color: bool,
-) -> Result<(frontend::Loaded, Option<frontend::task::Task>), ExitCode> {
-    let mut opts = frontend::LoadOptions {
+) -> Result<(Loaded, Option<Task>), ExitCode> {
+    let mut opts = LoadOptions {
         int_model: front.int_model,
         check_overflow: front.check_overflow,
-        ..frontend::LoadOptions::default()
+        ..LoadOptions::default()
     };
     if front.no_cpp {
-        opts.preprocessor = frontend::Preprocessor::Off;
+        opts.preprocessor = Preprocessor::Off;
     }
-    let task = if frontend::task::is_task_file(path) {
-        let task = frontend::task::Task::read(path).and_then(|t| {
+    let task = if lpmc::is_task_file(path) {
+        let task = Task::read(path).and_then(|t| {
             t.unreach_call()?;
             Ok(t)
         });
@@ -451,7 +451,7 @@ fn load_input(
         opts.data_model = dm;
     }
     let program = task.as_ref().map_or(path, |t| t.input.as_path());
-    match frontend::load_path_with(program, &opts) {
+    match lpmc::load_path_with(program, &opts) {
         Ok(l) => Ok((l, task)),
         Err(e) => {
             let e: LoadError = e;
@@ -463,15 +463,10 @@ fn load_input(
 
 /// `--expect`: compare the verdict with the task's (or the program's) expected verdict
 /// and print MATCH, MISMATCH, or why there is nothing to compare (on stderr with --json).
-fn print_expectation(
-    path: &std::path::Path,
-    task: Option<&frontend::task::Task>,
-    got: Verdict,
-    json: bool,
-) {
+fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: Verdict, json: bool) {
     let expected = match task {
         Some(t) => t.expected_safe(),
-        None => frontend::task::expected_safe_for(path),
+        None => lpmc::expected_safe_for(path),
     };
     let line = match (expected, got) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
@@ -503,7 +498,6 @@ fn scale_cmd(
     out: &std::path::Path,
     csv: Option<&std::path::Path>,
 ) -> ExitCode {
-    use lpmc::scale;
     let families = match scale::parse_families(family) {
         Ok(f) => f,
         Err(e) => {
@@ -560,10 +554,9 @@ fn scale_cmd(
 fn regress_cmd(
     paths: &[PathBuf],
     timeout: f64,
-    format: lpmc::regress::Format,
-    unwind: lpmc::bmc::Unwind,
+    format: regress::Format,
+    unwind: Unwind,
 ) -> ExitCode {
-    use lpmc::regress;
     if !(timeout.is_finite() && timeout > 0.0) {
         eprintln!("error: --timeout must be a positive number of seconds");
         return ExitCode::from(EXIT_INPUT);
@@ -581,8 +574,8 @@ fn regress_cmd(
     };
     let programs = regress::collect(paths);
     let unwind = match unwind {
-        lpmc::bmc::Unwind::Auto => "auto".to_string(),
-        lpmc::bmc::Unwind::Fixed(k) => k.to_string(),
+        Unwind::Auto => "auto".to_string(),
+        Unwind::Fixed(k) => k.to_string(),
     };
     let opts = regress::RegressOptions {
         timeout_s: timeout,
@@ -601,7 +594,7 @@ fn regress_cmd(
     ExitCode::from(regress::exit_status(&rows) as u8)
 }
 
-fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
+fn print_bmc_report(file: &std::path::Path, r: &BmcReport) {
     print_outcome(file, &r.outcome);
     out!(
         "  unwind: {}, paths: {}, SMT checks: {}",
@@ -613,7 +606,7 @@ fn print_bmc_report(file: &std::path::Path, r: &lpmc::bmc::BmcReport) {
 }
 
 /// The verdict, the reason and, for UNSAFE, the counterexample.
-fn print_outcome(file: &std::path::Path, o: &report::Outcome) {
+fn print_outcome(file: &std::path::Path, o: &Outcome) {
     out!("{}: {}", file.display(), o.verdict().as_str());
     out!("  reason: {}", o.reason());
     if let Some(t) = o.counterexample() {
@@ -692,7 +685,7 @@ fn print_report(file: &std::path::Path, r: &Report) {
     }
 }
 
-fn print_stats(s: &lpmc::driver::Stats, semantics: &frontend::Semantics) {
+fn print_stats(s: &Stats, semantics: &Semantics) {
     out!("  stats:");
     out!("    semantics             {semantics}");
     out!("    iterations            {}", s.iterations);

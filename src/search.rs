@@ -63,8 +63,6 @@ pub enum SearchResult {
         trace: Trace,
         /// Its inputs.
         witness: Witness,
-        /// Runs made, the finding one included.
-        runs: u64,
     },
     /// No run reached an error location.
     NotFound {
@@ -262,11 +260,7 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
             steps = steps.saturating_mul(2).min(opts.max_steps.max(1));
         }
         if let Some((trace, witness)) = found {
-            return SearchResult::Found {
-                trace,
-                witness,
-                runs,
-            };
+            return SearchResult::Found { trace, witness };
         }
         if opts.share_after.is_some_and(|d| start.elapsed() >= d) {
             let took = run_start.elapsed();

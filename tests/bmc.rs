@@ -4,13 +4,13 @@
 mod common;
 
 use common::{header, lp_dir, sources};
-use lpmc::bmc::{bmc, BmcOptions, BmcReport, Unwind};
-use lpmc::report::Verdict;
+use lpmc::Verdict;
+use lpmc::{bmc, BmcOptions, BmcReport, Unwind};
 use std::path::Path;
 use std::process::Command;
 
 fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
-    let loaded = lpmc::frontend::load_path(path).expect("the program loads");
+    let loaded = lpmc::load_path(path).expect("the program loads");
     bmc(
         &loaded,
         &BmcOptions {
@@ -26,8 +26,8 @@ fn run_text(text: &str, unwind: Unwind) -> BmcReport {
 }
 
 fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
-    let file = lpmc::diag::SourceFile::new("test.lp", text);
-    let loaded = lpmc::frontend::load(file).expect("the program loads");
+    let file = lpmc::SourceFile::new("test.lp", text);
+    let loaded = lpmc::load(file).expect("the program loads");
     bmc(
         &loaded,
         &BmcOptions {
@@ -121,7 +121,7 @@ fn unbounded_loop_is_unknown_never_safe() {
     let r = run_text_for(src, Unwind::Auto, 1.5);
     assert_eq!(r.verdict(), Verdict::Unknown);
     // `auto` without a timeout ends at its cap.
-    let loaded = lpmc::frontend::load(lpmc::diag::SourceFile::new("t.lp", src)).expect("loads");
+    let loaded = lpmc::load(lpmc::SourceFile::new("t.lp", src)).expect("loads");
     let r = bmc(
         &loaded,
         &BmcOptions {
@@ -131,7 +131,7 @@ fn unbounded_loop_is_unknown_never_safe() {
         },
     );
     assert_eq!(r.verdict(), Verdict::Unknown, "{}", r.outcome.reason());
-    assert_eq!(r.unwind, lpmc::bmc::AUTO_CAP);
+    assert_eq!(r.unwind, lpmc::Unwind::AUTO_CAP);
 }
 
 #[test]
@@ -200,10 +200,10 @@ mod differential {
     //! loops: bmc is never SAFE when a random interpreter run reaches an error, and bmc
     //! and the CEGAR engine never contradict each other.
     use super::common::gen::{array_call_program, interp_reaches_error};
-    use lpmc::bmc::{bmc, BmcOptions, Unwind};
-    use lpmc::diag::SourceFile;
-    use lpmc::driver::{self, CheckOptions};
-    use lpmc::report::Verdict;
+    use lpmc::CheckOptions;
+    use lpmc::SourceFile;
+    use lpmc::Verdict;
+    use lpmc::{bmc, BmcOptions, Unwind};
     use proptest::prelude::*;
     use proptest::test_runner::{Config, TestRunner};
 
@@ -221,7 +221,7 @@ mod differential {
         let counts = std::cell::RefCell::new([0u32; 3]);
         runner
             .run(&array_call_program(), |src| {
-                let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
+                let loaded = lpmc::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                     TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
                 })?;
                 let r = bmc(
@@ -247,7 +247,7 @@ mod differential {
                         .counterexample()
                         .is_some_and(|t| !t.steps.is_empty()));
                 }
-                let c = driver::check(
+                let c = lpmc::check(
                     &loaded,
                     &CheckOptions {
                         timeout_s: Some(10.0),

@@ -6,12 +6,10 @@
 //!
 //! Without a C compiler the test prints one line and passes.
 
-use lpmc::bmc::{self, BmcOptions, Unwind};
-use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions};
-use lpmc::frontend::{self, DataModel, IntModel, LoadOptions};
-use lpmc::report::Verdict;
-use lpmc::run::{run_inputs, RunOutcome};
+use lpmc::{
+    run_inputs, BmcOptions, CheckOptions, DataModel, IntModel, LoadOptions, Loaded, RunOutcome,
+    SourceFile, Unwind, Verdict,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::fmt::Write as _;
@@ -246,7 +244,7 @@ fn cc_available() -> bool {
     Command::new("cc").arg("--version").output().is_ok()
 }
 
-fn load(src: &str, uses_long: bool, int_model: Option<IntModel>) -> frontend::Loaded {
+fn load(src: &str, uses_long: bool, int_model: Option<IntModel>) -> Loaded {
     let opts = LoadOptions {
         // The compiler here is LP64; without `long`, ILP32 (the default) agrees with it.
         data_model: if uses_long {
@@ -257,7 +255,7 @@ fn load(src: &str, uses_long: bool, int_model: Option<IntModel>) -> frontend::Lo
         int_model,
         ..LoadOptions::default()
     };
-    match frontend::load_with(SourceFile::new("case.c", src), &opts) {
+    match lpmc::load_with(SourceFile::new("case.c", src), &opts) {
         Ok(l) => l,
         Err(e) => panic!("lpmc rejects\n{src}\n{}", e.render(false)),
     }
@@ -367,7 +365,7 @@ fn symbolic_engines_agree_with_the_c_compiler() {
         let bad = asserting_program(c, &bad_vals);
         for (src, want) in [(&good, Verdict::Safe), (&bad, Verdict::Unsafe)] {
             let loaded = load(src, c.uses_long, None);
-            let r = driver::check(
+            let r = lpmc::check(
                 &loaded,
                 &CheckOptions {
                     timeout_s: Some(60.0),
@@ -375,7 +373,7 @@ fn symbolic_engines_agree_with_the_c_compiler() {
                 },
             );
             assert_eq!(r.verdict(), want, "check on\n{src}\n{:?}", r.outcome);
-            let b = bmc::bmc(
+            let b = lpmc::bmc(
                 &loaded,
                 &BmcOptions {
                     unwind: Unwind::Fixed(2),

@@ -5,15 +5,15 @@
 mod common;
 
 use common::lp_dir;
-use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions, Report};
-use lpmc::report::Verdict;
+use lpmc::SourceFile;
+use lpmc::Verdict;
+use lpmc::{CheckOptions, Report};
 use std::collections::BTreeMap;
 
 fn check_src(src: &str, opts: &CheckOptions) -> Report {
-    let loaded = lpmc::frontend::load(SourceFile::new("t.lp", src))
+    let loaded = lpmc::load(SourceFile::new("t.lp", src))
         .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
-    driver::check(&loaded, opts)
+    lpmc::check(&loaded, opts)
 }
 
 fn fig1(n: u64) -> String {
@@ -154,7 +154,7 @@ fn unsupported_constructs_are_unknown_with_a_position() {
     assert!(
         matches!(
             r.outcome.give_up(),
-            Some(lpmc::report::GiveUp::Unsupported { line: 2, .. })
+            Some(lpmc::GiveUp::Unsupported { line: 2, .. })
         ),
         "{}",
         r.outcome.reason()

@@ -7,10 +7,10 @@
 mod common;
 
 use common::gen::{array_program, interp_reaches_error, scalar_program};
-use lpmc::diag::SourceFile;
-use lpmc::driver::{self, CheckOptions};
-use lpmc::report::Verdict;
-use lpmc::run::run_inputs;
+use lpmc::run_inputs;
+use lpmc::CheckOptions;
+use lpmc::SourceFile;
+use lpmc::Verdict;
 use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -33,7 +33,7 @@ fn differential(
     let counts_ref = std::cell::RefCell::new(&mut counts);
     runner
         .run(&strategy, |src| {
-            let loaded = lpmc::frontend::load(SourceFile::new("gen.c", &src)).map_err(|e| {
+            let loaded = lpmc::load(SourceFile::new("gen.c", &src)).map_err(|e| {
                 TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
             })?;
             let opts = CheckOptions {
@@ -41,9 +41,9 @@ fn differential(
                 ..Default::default()
             };
             let report = if portfolio {
-                lpmc::portfolio::check(&loaded, &opts, lpmc::portfolio::EngineChoice::All)
+                lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::All)
             } else {
-                driver::check(&loaded, &opts)
+                lpmc::check(&loaded, &opts)
             };
             let reached = interp_reaches_error(&loaded, 30);
             counts_ref.borrow_mut()[report.verdict().exit_code() as usize / 10] += 1;
@@ -65,7 +65,7 @@ fn differential(
                 // cells lazily, at their first read, while the report lists them at the
                 // step that made the array arbitrary; the driver's own replay covers
                 // those programs.)
-                if loaded.cfg.has_arrays() {
+                if loaded.has_arrays() {
                     return Ok(());
                 }
                 let vals: Vec<BigInt> = t

@@ -7,11 +7,11 @@
 
 mod common;
 
-use lpmc::bmc::{bmc, BmcOptions, Unwind};
-use lpmc::diag::SourceFile;
-use lpmc::driver::{check, CheckOptions};
-use lpmc::frontend::{load, load_path, Loaded};
-use lpmc::report::{GiveUp, Outcome, Verdict};
+use lpmc::SourceFile;
+use lpmc::{bmc, BmcOptions, Unwind};
+use lpmc::{check, CheckOptions};
+use lpmc::{load, load_path, Loaded};
+use lpmc::{GiveUp, Outcome, Verdict};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -4,10 +4,10 @@
 mod common;
 
 use common::lp_dir;
-use lpmc::regress::{
+use lpmc::tools::regress::{
     collect, exit_status, expected_verdict, judge, render, EngineResult, Format, Judgement, Row,
 };
-use lpmc::report::Verdict;
+use lpmc::Verdict;
 use std::path::Path;
 use std::process::Command;
 
@@ -70,7 +70,7 @@ fn every_eureka_benchmark_has_an_expectation() {
     assert!(!files.is_empty());
     for f in files {
         assert!(
-            lpmc::regress::expected_for_file(&f).is_some(),
+            lpmc::tools::regress::expected_for_file(&f).is_some(),
             "{}",
             f.display()
         );
@@ -141,7 +141,7 @@ fn tables_mark_wrong_verdicts_in_every_format() {
 
 #[test]
 fn parse_engine_reports() {
-    let r = lpmc::regress::parse_report(
+    let r = lpmc::tools::regress::parse_report(
         r#"{"verdict":"safe","reason":"r","refinements":2,"cells":{"a":[0,1],"b":[3]},"time_ms":5}"#,
         9,
         Some(2048),
@@ -150,7 +150,7 @@ fn parse_engine_reports() {
     assert_eq!(r.refinements, Some(2));
     assert_eq!(r.cells, Some(3));
     assert_eq!(r.peak_kib, Some(2048));
-    let r = lpmc::regress::parse_report("garbage", 9, None);
+    let r = lpmc::tools::regress::parse_report("garbage", 9, None);
     assert_eq!(r.verdict, None);
     assert_eq!(r.status, "ERROR");
 }
@@ -193,7 +193,7 @@ fn end_to_end_on_small_programs() {
 
 #[test]
 fn scale_family_sizes_csv_and_svg() {
-    use lpmc::scale::{csv, program, sizes, svg, Family, Point, FIG1};
+    use lpmc::tools::scale::{csv, program, sizes, svg, Family, Point, FIG1};
     assert_eq!(sizes(1000), vec![3, 10, 100, 1000]);
     assert_eq!(sizes(999), vec![3, 10, 100]);
     assert_eq!(sizes(2), Vec::<u64>::new());

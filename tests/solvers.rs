@@ -7,15 +7,15 @@
 mod common;
 
 use common::lp_dir;
-use lpmc::bmc::{bmc, BmcOptions, Unwind};
-use lpmc::driver::{check, CheckOptions};
-use lpmc::frontend::{load_path, Loaded};
-use lpmc::limits::Deadline;
-use lpmc::report::{GiveUp, Outcome, Verdict};
 use lpmc::smt::{
     Cvc5Factory, Label, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Solvers, Sort,
     SymId, Term, UnknownReason, Value,
 };
+use lpmc::Deadline;
+use lpmc::{bmc, BmcOptions, Unwind};
+use lpmc::{check, CheckOptions};
+use lpmc::{load_path, Loaded};
+use lpmc::{GiveUp, Outcome, Verdict};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

@@ -7,14 +7,14 @@
 mod common;
 
 use common::{header, lp_dir, sources, svcomp_expected};
-use lpmc::driver::{self, CheckOptions, Report};
-use lpmc::report::Verdict;
+use lpmc::Verdict;
+use lpmc::{CheckOptions, Report};
 use std::path::Path;
 
 fn check(path: &Path) -> Report {
-    let loaded = lpmc::frontend::load_path(path)
+    let loaded = lpmc::load_path(path)
         .unwrap_or_else(|e| panic!("{} does not load:\n{}", path.display(), e.render(false)));
-    driver::check(
+    lpmc::check(
         &loaded,
         &CheckOptions {
             timeout_s: Some(60.0),
@@ -50,15 +50,15 @@ fn assert_evidence(path: &Path, r: &Report) {
 
 /// `lpmc check` as users run it: the portfolio of CEGAR, bmc and the concrete search.
 fn check_portfolio(path: &Path) -> Report {
-    let loaded = lpmc::frontend::load_path(path)
+    let loaded = lpmc::load_path(path)
         .unwrap_or_else(|e| panic!("{} does not load:\n{}", path.display(), e.render(false)));
-    lpmc::portfolio::check(
+    lpmc::portfolio(
         &loaded,
         &CheckOptions {
             timeout_s: Some(60.0),
             ..Default::default()
         },
-        lpmc::portfolio::EngineChoice::All,
+        lpmc::EngineChoice::All,
     )
 }
 
@@ -152,8 +152,8 @@ fn eureka_extras_never_unsafe() {
             continue;
         }
         // Most of them need more than a short budget; UNKNOWN is fine, UNSAFE is wrong.
-        let loaded = lpmc::frontend::load_path(&p).expect("loads");
-        let r = driver::check(
+        let loaded = lpmc::load_path(&p).expect("loads");
+        let r = lpmc::check(
             &loaded,
             &CheckOptions {
                 timeout_s: Some(2.0),
@@ -181,13 +181,13 @@ fn svcomp_array_free_tasks() {
             let Some(safe) = svcomp_expected(&p) else {
                 continue;
             };
-            let Ok(loaded) = lpmc::frontend::load_path(&p) else {
+            let Ok(loaded) = lpmc::load_path(&p) else {
                 continue;
             };
-            if loaded.cfg.has_arrays() {
+            if loaded.has_arrays() {
                 continue;
             }
-            let r = driver::check(
+            let r = lpmc::check(
                 &loaded,
                 &CheckOptions {
                     timeout_s: Some(20.0),

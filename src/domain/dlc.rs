@@ -29,6 +29,7 @@ pub fn cur_dim(v: VarId) -> Dim {
 /// A join-semilattice with a partial order, as the engine's facts form one. Laws:
 /// `bottom() ⊑ x`; `x ⊑ x`; `x ⊑ y ∧ y ⊑ z ⇒ x ⊑ z`; after `changed = x.join(y)`,
 /// `old_x ⊑ x`, `y ⊑ x`, and `changed == !(y ⊑ old_x)`.
+#[cfg(any(test, feature = "internals"))]
 pub trait Lattice {
     /// Context the operations need (e.g. a decision procedure).
     type Ctx;
@@ -173,11 +174,13 @@ impl Entailment {
 
 /// A disjunctive linear constraint: a set of non-empty conjunctions, none entailed by
 /// another.
+#[cfg(any(test, feature = "internals"))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dlc {
     disjuncts: Vec<Conj>,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Dlc {
     /// The DLC of the given conjunctions (empty ones dropped).
     pub fn from_conjs(cs: impl IntoIterator<Item = Conj>) -> Dlc {
@@ -201,14 +204,6 @@ impl Dlc {
                 .flat_map(|a| other.disjuncts.iter().map(move |b| a.and(b))),
         )
     }
-    /// `∃ dims. self` by Fourier–Motzkin on each disjunct.
-    pub fn project_out(&self, dims: &[Dim]) -> Dlc {
-        Dlc::from_conjs(self.disjuncts.iter().map(|c| c.project_out(dims)))
-    }
-    /// Rename dimensions (application of the ADLC to variables).
-    pub fn rename(&self, f: &impl Fn(Dim) -> Dim) -> Dlc {
-        Dlc::from_conjs(self.disjuncts.iter().map(|c| c.rename(f)))
-    }
     /// Add one disjunct unless it is entailed; removes old disjuncts it subsumes. Returns
     /// whether the DLC changed.
     pub fn add(&mut self, c: Conj, ctx: &mut Entailment) -> bool {
@@ -224,6 +219,7 @@ impl Dlc {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Lattice for Dlc {
     type Ctx = Entailment;
     fn bottom() -> Dlc {
@@ -671,17 +667,5 @@ impl RelDomain for DlcDomain {
 
     fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
         self.entail.conj_leq(f, gs)
-    }
-
-    fn stats(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("transfers", self.stats.transfers),
-            ("fm_projections", self.stats.projections),
-            ("empty_disjuncts", self.stats.empty),
-            ("entailment_checks", self.entail.checks),
-            ("entailment_cheap", self.entail.cheap),
-            ("smt_calls", self.entail.smt_calls),
-            ("smt_unknown", self.entail.smt_unknown),
-        ]
     }
 }

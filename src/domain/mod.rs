@@ -55,14 +55,15 @@ pub trait RelDomain {
 
     /// Whether `f` is included in the union of `gs`.
     fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
-
-    /// Domain statistics as `(name, value)` pairs, for `--stats`.
-    fn stats(&self) -> Vec<(&'static str, u64)> {
-        Vec::new()
-    }
 }
 
 pub mod dlc;
 pub mod encode;
+#[cfg(test)]
+mod tests;
 
-pub use dlc::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Lattice};
+pub use dlc::DlcDomain;
+#[cfg(any(test, feature = "internals"))]
+pub use dlc::{Dlc, Entailment, Lattice};
+#[cfg(test)]
+pub use dlc::{cur_dim, entry_dim};

@@ -6,6 +6,8 @@
 
 mod liveness;
 mod order;
+#[cfg(test)]
+mod tests;
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::domain::RelDomain;

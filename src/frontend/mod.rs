@@ -12,6 +12,8 @@
 
 pub mod cpp;
 pub mod task;
+#[cfg(test)]
+mod tests;
 
 use crate::cfg::Cfg;
 use crate::diag::{DiagKind, Diagnostic, SourceFile, Unsupported};
@@ -72,16 +74,49 @@ impl std::fmt::Display for Semantics {
 pub struct Loaded {
     /// The source; for a preprocessed file, the preprocessor's output with its line map
     /// (so `file.line_col` gives the user's lines).
-    pub file: SourceFile,
-    /// Its syntax tree (a stub `main` when a file that needs the preprocessor could not
-    /// be read without one: its `analysis.unsupported` says so).
-    pub ast: ast::Program,
-    /// The resolved program and its unsupported constructs.
-    pub analysis: Analysis,
+    pub(crate) file: SourceFile,
+    /// The resolved program and its unsupported constructs (a stub `main` when a file
+    /// that needs the preprocessor could not be read without one: its `unsupported` says
+    /// so).
+    pub(crate) analysis: Analysis,
     /// The control-flow graph.
-    pub cfg: Cfg,
+    pub(crate) cfg: Cfg,
     /// The integer semantics.
-    pub semantics: Semantics,
+    pub(crate) semantics: Semantics,
+}
+
+impl Loaded {
+    /// The source; for a preprocessed file, the preprocessor's output with its line map
+    /// (so `file().line_col` gives the user's lines).
+    pub fn file(&self) -> &SourceFile {
+        &self.file
+    }
+
+    /// Whether the program has arrays.
+    pub fn has_arrays(&self) -> bool {
+        self.cfg.has_arrays()
+    }
+
+    /// The control-flow graph as text (`lpmc cfg`).
+    pub fn cfg_text(&self) -> String {
+        crate::cfg::to_text(&self.cfg)
+    }
+
+    /// The control-flow graph in Graphviz format (`lpmc cfg --dot`).
+    pub fn cfg_dot(&self) -> String {
+        crate::cfg::to_dot(&self.cfg)
+    }
+
+    /// The integer semantics the program was loaded with.
+    pub fn semantics(&self) -> Semantics {
+        self.semantics
+    }
+
+    /// Why no engine can decide the program, if it has constructs outside the fragment:
+    /// the first one with its position (and how many more there are).
+    pub fn unsupported_reason(&self) -> Option<String> {
+        unsupported_reason(&self.file, &self.analysis.unsupported)
+    }
 }
 
 /// Why a program could not be loaded.
@@ -268,7 +303,6 @@ fn without_cpp(
     let semantics = semantics(sema_opts);
     Ok(Loaded {
         file,
-        ast,
         analysis,
         cfg,
         semantics,
@@ -307,7 +341,6 @@ fn analyze(file: SourceFile, sema_opts: &SemaOptions) -> Result<Loaded, LoadErro
     let semantics = semantics(sema_opts);
     Ok(Loaded {
         file,
-        ast,
         analysis,
         cfg,
         semantics,

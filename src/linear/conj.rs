@@ -19,7 +19,9 @@ pub enum Domain {
     /// Every dimension is integer-valued: constraints are kept integer-tightened
     /// ([`Constraint::tighten`]), so no bound is strict. This is lpmc's domain.
     Int,
-    /// Rational points: constraints are kept exactly (strict bounds included).
+    /// Rational points: constraints are kept exactly (strict bounds included). For the
+    /// tests: an independent rational decision.
+    #[cfg(test)]
     Rat,
 }
 
@@ -134,11 +136,13 @@ impl Conj {
     }
 
     /// `false` over [`Domain::Int`].
+    #[cfg(test)]
     pub fn bottom() -> Self {
         Self::bottom_in(Domain::Int)
     }
 
     /// `false` over `domain`.
+    #[cfg(test)]
     pub fn bottom_in(domain: Domain) -> Self {
         Self {
             domain,
@@ -164,22 +168,13 @@ impl Conj {
         c
     }
 
-    /// The domain of the conjunction.
-    pub fn domain(&self) -> Domain {
-        self.domain
-    }
-
     /// Whether a contradiction was found syntactically (a sufficient test for emptiness).
     pub fn is_trivially_false(&self) -> bool {
         !self.feasible
     }
 
-    /// Whether there is no constraint at all.
-    pub fn is_trivially_true(&self) -> bool {
-        self.feasible && self.rows.is_empty()
-    }
-
     /// The number of canonical rows (an equality or a range counts once).
+    #[cfg(test)]
     pub fn num_rows(&self) -> usize {
         self.rows.len()
     }
@@ -288,6 +283,7 @@ impl Conj {
             return;
         }
         let (lo, hi) = match self.domain {
+            #[cfg(test)]
             Domain::Rat => (lo, hi),
             Domain::Int => (
                 lo.map(|b| {
@@ -402,6 +398,7 @@ impl Conj {
     }
 
     /// Replaces `x_d` by `e` everywhere.
+    #[cfg(test)]
     pub fn substitute(&self, d: Dim, e: &LinExpr) -> Conj {
         self.map_rows(|key| {
             let lin = LinExpr::from_parts(key.iter().map(|(x, a)| (*x, a.clone())), Q::zero());
@@ -462,6 +459,7 @@ impl Conj {
     /// Whether every point of `self` satisfies `c`: `self ∧ ¬c` is empty (exact; in
     /// [`Domain::Int`] the negation is tightened, so this is implication over integer
     /// points).
+    #[cfg(test)]
     pub fn implies(&self, c: &Constraint) -> bool {
         self.implies_all(std::slice::from_ref(c))
     }

@@ -30,6 +30,7 @@ impl Conj {
     /// each combination step. In [`super::Domain::Rat`] the result is exactly the rational
     /// projection; in [`super::Domain::Int`] it contains the integer projection (it never
     /// loses an integer point) and is contained in the rational projection of `self`.
+    #[cfg(any(test, feature = "internals"))]
     pub fn project_out(&self, dims: &[Dim]) -> Conj {
         self.project(dims, true, &Deadline::none())
     }
@@ -43,6 +44,7 @@ impl Conj {
 
     /// [`Conj::project_out`] without the semantic redundancy removal (syntactic
     /// redundancy is still removed): plain Fourier–Motzkin, for comparison and testing.
+    #[cfg(test)]
     pub fn project_out_unsimplified(&self, dims: &[Dim]) -> Conj {
         self.project(dims, false, &Deadline::none())
     }
@@ -79,6 +81,7 @@ impl Conj {
 
     /// Exact redundancy removal: drops every bound implied by the others (which also
     /// detects emptiness). The result is equivalent to `self` over the rationals.
+    #[cfg(test)]
     pub fn simplify(&self) -> Conj {
         let mut c = self.clone();
         c.remove_redundant();

@@ -21,9 +21,15 @@ mod expr;
 mod fm;
 mod rat;
 pub mod simplex;
+#[cfg(test)]
+mod tests;
 
-pub use conj::{Bound, Conj, Domain, Range};
-pub use constraint::{Constraint, Rel, Tightened};
+pub use conj::Conj;
+#[cfg(test)]
+pub use conj::Domain;
+pub use constraint::{Constraint, Rel};
+#[cfg(test)]
+pub use constraint::Tightened;
 pub use expr::LinExpr;
 
 use std::collections::BTreeMap;

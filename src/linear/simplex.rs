@@ -13,9 +13,10 @@
 
 use std::collections::BTreeMap;
 
-use super::constraint::canonical;
 use super::rat::{Num, Rat};
-use super::{Constraint, Dim, Point, Rel, Q};
+use super::{Dim, Point, Q};
+#[cfg(test)]
+use super::{constraint::canonical, Constraint, Rel};
 
 /// A δ-rational `r + k·δ` for a positive infinitesimal δ, ordered lexicographically.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -599,10 +600,12 @@ impl Tableau {
 }
 
 /// A canonical linear form with a lower and an upper bound.
+#[cfg(test)]
 pub(crate) type KeyBounds = (BTreeMap<Dim, Q>, Option<DQ>, Option<DQ>);
 
 /// The bounds `(lower, upper)` on the canonical form of `c`'s linear part that `c`
 /// amounts to, as δ-rationals; `None` for a constraint without variables.
+#[cfg(test)]
 pub(crate) fn bounds_of(c: &Constraint) -> Option<KeyBounds> {
     if c.expr.is_constant() {
         return None;
@@ -618,6 +621,7 @@ pub(crate) fn bounds_of(c: &Constraint) -> Option<KeyBounds> {
     })
 }
 
+#[cfg(test)]
 fn load(cs: &[Constraint]) -> Option<Tableau> {
     let mut t = Tableau::new();
     for c in cs {
@@ -637,12 +641,14 @@ fn load(cs: &[Constraint]) -> Option<Tableau> {
 }
 
 /// Whether the constraints have a common rational solution (strict ones included).
+#[cfg(test)]
 pub fn is_feasible(cs: &[Constraint]) -> bool {
     load(cs).is_some_and(|mut t| t.check())
 }
 
 /// A rational point satisfying all the constraints, or `None` if there is none. The point
 /// gives a value to every dimension occurring in `cs`.
+#[cfg(test)]
 pub fn feasible(cs: &[Constraint]) -> Option<Point> {
     let mut t = load(cs)?;
     if !t.check() {

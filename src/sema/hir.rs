@@ -80,15 +80,6 @@ impl Range {
             _ => BigInt::from(0),
         }
     }
-    /// `(lo, hi)` (`None`: unbounded).
-    pub fn bounds(self) -> (Option<BigInt>, Option<BigInt>) {
-        match self {
-            Range::Any => (None, None),
-            Range::NonNegative => (Some(BigInt::from(0)), None),
-            Range::Bool => (Some(BigInt::from(0)), Some(BigInt::from(1))),
-            Range::Int(w) => (Some(w.lo()), Some(w.hi())),
-        }
-    }
 }
 
 /// A scalar variable.
@@ -335,12 +326,6 @@ impl Expr {
         self.visit(&mut |e| {
             found |= matches!(e, Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..))
         });
-        found
-    }
-    /// Whether the expression reads an array.
-    pub fn reads_array(&self) -> bool {
-        let mut found = false;
-        self.visit(&mut |e| found |= matches!(e, Expr::Read(..)));
         found
     }
     /// Call `f` on this expression and every sub-expression (pre-order).

@@ -20,10 +20,10 @@ use crate::syntax::ast;
 
 pub use cint::IntModel;
 pub use hir::{
-    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind,
-    VarInfo, VarKind, Width,
+    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
+    VarKind, Width,
 };
-pub use types::{common, literal_type, promote, DataModel};
+pub use types::DataModel;
 
 /// Options of the analysis.
 #[derive(Clone, Debug, Default)]
@@ -53,13 +53,8 @@ pub struct Analysis {
     pub unsupported: Vec<Unsupported>,
 }
 
-/// Resolve and check a parsed program with the default options. Input errors come back as
-/// diagnostics in source order (at least one).
-pub fn analyze(program: &ast::Program) -> Result<Analysis, Vec<Diagnostic>> {
-    analyze_with(program, &SemaOptions::default())
-}
-
-/// [`analyze`] with options.
+/// Resolve and check a parsed program. Input errors come back as diagnostics in source
+/// order (at least one).
 pub fn analyze_with(
     program: &ast::Program,
     opts: &SemaOptions,

@@ -8,6 +8,8 @@
 
 mod encode;
 mod oracle;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use encode::{Fail, PathEncoder};
 pub use oracle::ReplayOracle;
@@ -248,6 +250,7 @@ pub fn check_with_learning(
 /// Decide whether the trace is a real execution of the original program. The backend
 /// needs models and unsat cores; everything is asserted inside a `push`/`pop` scope, so
 /// the backend can be reused.
+#[cfg(test)]
 pub fn check(cfg: &Cfg, t: &Trace, smt: &mut dyn SmtBackend) -> Result<Feasibility, TraceError> {
     check_learning(cfg, t, smt, false)
 }
@@ -521,7 +524,9 @@ pub fn recorded_run<O: interp::Oracle>(
 /// step, whether the core constraints of the earlier steps fix its index to a single
 /// value k (a model gives k; `index != k` is then unsatisfiable). Returns the distinct
 /// `(array, k)` in order of first occurrence; for a fixed-size array only in-range k, for
-/// a VLA every k >= 0. Everything is asserted inside a `push`/`pop` scope.
+/// a VLA every k >= 0. Everything is asserted inside a `push`/`pop` scope. (Refinement
+/// uses every core access; this is for the tests.)
+#[cfg(test)]
 pub fn fixed_read_indices(
     cfg: &Cfg,
     t: &Trace,

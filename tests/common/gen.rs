@@ -2,8 +2,8 @@
 //! interpreter as their oracle. One generator, configured by [`Shape`]: which arrays the
 //! statements may read and write, and whether they call a procedure.
 
-use lpmc::frontend::Loaded;
-use lpmc::run::run_random;
+use lpmc::run_random;
+use lpmc::Loaded;
 use proptest::prelude::*;
 
 /// What the generated statements may use.

@@ -6,18 +6,18 @@
 //! Dimensions: `entry_dim(v)` is the value of `v` at the procedure's entry (the paper's
 //! `x`), `cur_dim(v)` its current value (the paper's `x'`).
 
-use lpmc::cfg::{Cfg, NodeKind};
-use lpmc::diag::SourceFile;
-use lpmc::domain::encode::{flatten, guard, Fresh};
-use lpmc::domain::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Lattice, RelDomain};
-use lpmc::ids::{NodeId, VarId};
-use lpmc::linear::{Conj, Constraint, Dim, LinExpr, Q};
-use lpmc::sema::Expr;
+use crate::cfg::{Cfg, NodeKind};
+use crate::diag::SourceFile;
+use crate::domain::encode::{flatten, guard, Fresh};
+use crate::domain::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Lattice, RelDomain};
+use crate::ids::{NodeId, VarId};
+use crate::linear::{Conj, Constraint, Dim, LinExpr, Q};
+use crate::sema::Expr;
 
 // ---------------------------------------------------------------- helpers
 
 fn load(src: &str) -> Cfg {
-    match lpmc::frontend::load(SourceFile::new("example.lp", src)) {
+    match crate::frontend::load(SourceFile::new("example.lp", src)) {
         Ok(l) => l.cfg,
         Err(e) => panic!("{}", e.render(false)),
     }
@@ -88,7 +88,7 @@ fn identity(vars: &[VarId]) -> Conj {
 
 /// Mutual entailment of two disjunctions of facts.
 fn equivalent(got: &[Conj], want: &[Conj]) -> bool {
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let g = Dlc::from_conjs(got.iter().cloned());
     let w = Dlc::from_conjs(want.iter().cloned());
     g.leq(&w, &mut ctx) && w.leq(&g, &mut ctx)
@@ -135,7 +135,7 @@ fn paper_parallel_assignment() {
     assert_eq!(lhs, &vec![y1, y2]);
     assert_eq!(rhs.len(), 2);
 
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let delta = identity(&[x, y1, y2]);
     let got = dom.post(&cfg, &delta, n, 0);
     let want = [
@@ -260,7 +260,7 @@ fn paper_guard_path_edges() {
     let cfg = load(GUARD);
     let (x, y) = (var(&cfg, "x"), var(&cfg, "y"));
     let n = branch(&cfg);
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let delta = identity(&[x, y]);
 
     let then = dom.post(&cfg, &delta, n, 0);
@@ -271,7 +271,7 @@ fn paper_guard_path_edges() {
     let mut paper = delta.clone();
     paper.add(&Constraint::gt(&c(y), &k(0)));
     assert!(equivalent(&[paper.clone()], &[paper.clone()]));
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     assert!(Dlc::from_conjs(then.clone()).leq(&Dlc::from_conjs([paper]), &mut ctx));
     for v in (2..=20).step_by(2) {
         let mut p = delta.clone();
@@ -301,7 +301,7 @@ void main() {
     );
     let (x, y) = (var(&cfg, "x"), var(&cfg, "y"));
     let n = assign_to(&cfg, x);
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let got = dom.post(&cfg, &identity(&[x, y]), n, 0);
     let want = conj(&[
         Constraint::eq(&c(x), &(&(&e(x) + &(&e(y) * &q(3))) - &k(1))),
@@ -322,7 +322,7 @@ void main() {
     );
     let x = var(&cfg, "x");
     let n = node(&cfg, "assume", |k| matches!(k, NodeKind::Assume { .. }));
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let got = dom.post(&cfg, &identity(&[x]), n, 0);
     let want = conj(&[
         Constraint::eq(&c(x), &e(x)),
@@ -351,7 +351,7 @@ void main() {
     );
     let (x, y) = (var(&cfg, "x"), var(&cfg, "y"));
     let n = branch(&cfg);
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let delta = identity(&[x, y]);
     let with = |extra: Constraint| {
         let mut f = delta.clone();
@@ -398,7 +398,7 @@ void main() {
         var(&cfg, "n"),
     );
     let (nd, nm, nn) = (assign_to(&cfg, d), assign_to(&cfg, m), assign_to(&cfg, n));
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let cases: [Case; 3] = [(nd, d, |v| v / 2), (nm, m, |v| v % 2), (nn, n, |v| v / -3)];
     // Concrete values of x.
     for v in [-8, -7, -3, -1, 0, 1, 3, 7, 8] {
@@ -468,7 +468,7 @@ void main() {
 ";
 
 /// Run `facts` through the straight-line body of procedure `p` from its entry to its exit.
-fn run_body(dom: &mut DlcDomain, cfg: &Cfg, p: lpmc::ids::ProcId, facts: Vec<Conj>) -> Vec<Conj> {
+fn run_body(dom: &mut DlcDomain, cfg: &Cfg, p: crate::ids::ProcId, facts: Vec<Conj>) -> Vec<Conj> {
     let mut n = cfg.procs[p].entry;
     let mut facts = facts;
     while !matches!(cfg.nodes[n].kind, NodeKind::Exit) {
@@ -503,7 +503,7 @@ fn transfer_call_summary_round_trip() {
     assert_eq!(cfg.procs[p].formals, vec![a]);
     assert!(cfg.globals.contains(&g));
     let call = node(&cfg, "call", |k| matches!(k, NodeKind::Call { .. }));
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
 
     // Concrete: x = 5, y = 7, g = 3 at the call; the caller's entry values are kept.
     let f0 = conj(&[
@@ -588,7 +588,7 @@ fn transfer_call_summary_symbolic() {
         .map(|(id, _)| id)
         .expect("f");
     let call = node(&cfg, "call", |k| matches!(k, NodeKind::Call { .. }));
-    let mut dom = DlcDomain::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut dom = DlcDomain::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
 
     let mut f0 = identity(&[x, y, ret]);
     f0.add(&Constraint::eq(&c(g), &(&e(g) + &k(1))));

@@ -2,22 +2,21 @@
 //! shared benchmarks never make `parse` panic, and whatever parses round-trips through the
 //! pretty-printer. Deep nesting is reported, not a stack overflow.
 
-use lpmc::diag::{DiagKind, SourceFile};
-use lpmc::syntax::{erase_spans, parse, pretty};
+use crate::diag::{DiagKind, SourceFile};
+use crate::syntax::{erase_spans, parse, pretty};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-mod common;
 
 /// All shared benchmark texts.
 fn corpus() -> &'static [String] {
     static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
     CORPUS.get_or_init(|| {
         // Our programs, plus the shared benchmarks when they are beside the repository.
-        let mut files = common::sources(&common::lp_dir());
-        match common::bench_dir() {
-            Some(d) => files.extend(common::sources(&d)),
-            None => common::skip("parser_fuzz corpus (shared part; lp-programs only)"),
+        let mut files = crate::testutil::sources(&crate::testutil::lp_dir());
+        match crate::testutil::bench_dir() {
+            Some(d) => files.extend(crate::testutil::sources(&d)),
+            None => crate::testutil::skip("parser_fuzz corpus (shared part; lp-programs only)"),
         }
         let texts: Vec<String> = files
             .iter()

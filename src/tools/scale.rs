@@ -4,12 +4,12 @@
 //! bounded engine must unwind it N times). Each engine runs in a child process with a
 //! time limit; the results go to a CSV file and an SVG plot drawn with `plotters`.
 
-use crate::regress::{self, Engine, EngineResult};
+use super::regress::{self, Engine, EngineResult};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The text of `lp-programs/fig1.lp`.
-pub const FIG1: &str = include_str!("../lp-programs/fig1.lp");
+pub const FIG1: &str = include_str!("../../lp-programs/fig1.lp");
 
 /// The program families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,21 +1,21 @@
 //! Parser and pretty-printer tests: every shared benchmark parses and round-trips through
 //! the pretty-printer; targeted tests of precedence, statements and diagnostics.
 
-use lpmc::diag::{DiagKind, SourceFile};
-use lpmc::syntax::ast::{
+use crate::diag::{DiagKind, SourceFile};
+use crate::syntax::ast::{
     AssignOp, BinOp, Expr, ExprKind, Init, IntKind, IntTy, Item, Program, Stmt, StmtKind, Ty, UnOp,
 };
-use lpmc::syntax::{erase_spans, parse, pretty, pretty_expr, pretty_stmt};
+use crate::syntax::{erase_spans, parse, pretty, pretty_expr, pretty_stmt};
 use std::path::PathBuf;
 
-mod common;
+mod parser_fuzz;
 
 /// The shared benchmark files, empty (after printing the skip line) on a fresh clone.
 fn benchmark_files(test: &str) -> Vec<PathBuf> {
-    match common::bench_dir() {
-        Some(d) => common::sources(&d),
+    match crate::testutil::bench_dir() {
+        Some(d) => crate::testutil::sources(&d),
         None => {
-            common::skip(test);
+            crate::testutil::skip(test);
             Vec::new()
         }
     }
@@ -23,7 +23,7 @@ fn benchmark_files(test: &str) -> Vec<PathBuf> {
 
 /// Our programs, except the deliberately bad ones in `errors/`.
 fn lp_program_files() -> Vec<PathBuf> {
-    common::sources(&common::lp_dir())
+    crate::testutil::sources(&crate::testutil::lp_dir())
         .into_iter()
         .filter(|p| !p.components().any(|c| c.as_os_str() == "errors"))
         .collect()

@@ -3,12 +3,12 @@
 //! recursion, call-by-value, restored locals and globals, and that error traces are valid
 //! interprocedural paths.
 
-use lpmc::cfg::{Cfg, NodeKind, ERROR_NODE};
-use lpmc::diag::SourceFile;
-use lpmc::domain::RelDomain;
-use lpmc::engine::{tabulate, Budget, StopReason};
-use lpmc::ids::{NodeId, ProcId, VarId};
-use lpmc::sema::Expr;
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::diag::SourceFile;
+use crate::domain::RelDomain;
+use crate::engine::{tabulate, Budget, StopReason};
+use crate::ids::{NodeId, ProcId, VarId};
+use crate::sema::Expr;
 use num_traits::ToPrimitive;
 use std::collections::BTreeMap;
 
@@ -206,7 +206,7 @@ impl RelDomain for Explicit {
 }
 
 fn cfg_of(src: &str) -> Cfg {
-    match lpmc::frontend::load(SourceFile::new("t.lp", src)) {
+    match crate::frontend::load(SourceFile::new("t.lp", src)) {
         Ok(l) => l.cfg,
         Err(e) => panic!("{}", e.render(false)),
     }
@@ -254,7 +254,7 @@ fn verdict(src: &str) -> (bool, usize) {
             assert!(
                 valid_trace(&cfg, &tr),
                 "invalid trace {tr:?}\n{}",
-                lpmc::cfg::to_text(&cfg)
+                crate::cfg::to_text(&cfg)
             );
             (true, tr.len())
         }

@@ -1,10 +1,10 @@
-//! Laws of the exact linear arithmetic (`lpmc::linear`): Fourier–Motzkin against
+//! Laws of the exact linear arithmetic (`crate::linear`): Fourier–Motzkin against
 //! brute-force projection, integer tightening, exact emptiness and implication, checked on
 //! hand examples and on random small systems (proptest).
 
 use std::collections::BTreeMap;
 
-use lpmc::linear::{simplex, Conj, Constraint, Dim, Domain, LinExpr, Point, Rel, Tightened, Q};
+use crate::linear::{simplex, Conj, Constraint, Dim, Domain, LinExpr, Point, Rel, Tightened, Q};
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use proptest::prelude::*;

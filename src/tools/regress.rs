@@ -7,7 +7,7 @@
 //! The table and verdict logic ([`expected_verdict`], [`judge`], [`render`],
 //! [`exit_status`]) are pure functions; [`run_engine`] does the process work.
 
-use crate::report::Verdict;
+use crate::{expected_safe_for, is_task_file, Task, Verdict};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -80,8 +80,8 @@ pub fn expected_verdict(path: &Path, text: &str, yml: Option<&str>) -> Option<Ve
 /// [`expected_verdict`] reading the file and its `.yml`; for a task file (`.yml`), its
 /// `unreach-call` verdict.
 pub fn expected_for_file(path: &Path) -> Option<Verdict> {
-    if crate::frontend::task::is_task_file(path) {
-        let safe = crate::frontend::task::expected_safe_for(path)?;
+    if is_task_file(path) {
+        let safe = expected_safe_for(path)?;
         return Some(if safe { Verdict::Safe } else { Verdict::Unsafe });
     }
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -97,13 +97,13 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
         matches!(
             p.extension().and_then(|e| e.to_str()),
             Some("c" | "i" | "lp")
-        ) || crate::frontend::task::is_task_file(p)
+        ) || is_task_file(p)
     }
     /// The programs that the task files among `es` name.
     fn task_inputs(es: &[PathBuf]) -> Vec<PathBuf> {
         es.iter()
-            .filter(|p| crate::frontend::task::is_task_file(p))
-            .filter_map(|p| crate::frontend::task::Task::read(p).ok())
+            .filter(|p| is_task_file(p))
+            .filter_map(|p| Task::read(p).ok())
             .map(|t| t.input)
             .collect()
     }
@@ -589,8 +589,8 @@ pub fn run_engine(
             cmd.arg("--unwind").arg(k.to_string());
         }
     }
-    let task_input = (engine == Engine::Cbmc && crate::frontend::task::is_task_file(program))
-        .then(|| crate::frontend::task::Task::read(program).ok())
+    let task_input = (engine == Engine::Cbmc && is_task_file(program))
+        .then(|| Task::read(program).ok())
         .flatten()
         .map(|t| t.input);
     cmd.arg(task_input.as_deref().unwrap_or(program));

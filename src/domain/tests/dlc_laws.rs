@@ -1,4 +1,4 @@
-//! Laws of disjunctive linear constraints (`lpmc::domain::dlc`): the lattice laws of
+//! Laws of disjunctive linear constraints (`crate::domain::dlc`): the lattice laws of
 //! [`Dlc`] under [`Entailment`], entailment against brute force over the integer points of
 //! a small box (sound direction) and against an independent rational decision
 //! (completeness: rational inclusion must be found), and `int_presolve` followed by
@@ -9,9 +9,9 @@
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use lpmc::domain::dlc::int_presolve;
-use lpmc::domain::{Dlc, Entailment, Lattice};
-use lpmc::linear::{Conj, Constraint, Dim, Domain, LinExpr, Rel, Q};
+use crate::domain::dlc::int_presolve;
+use crate::domain::{Dlc, Entailment, Lattice};
+use crate::linear::{Conj, Constraint, Dim, Domain, LinExpr, Rel, Q};
 use num_traits::ToPrimitive;
 use proptest::prelude::*;
 
@@ -152,7 +152,7 @@ fn gap_from(base: Vec<Constraint>, rest: &[Vec<Constraint>]) -> bool {
 }
 
 thread_local! {
-    static CTX: RefCell<Entailment> = RefCell::new(Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none()));
+    static CTX: RefCell<Entailment> = RefCell::new(Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none()));
 }
 
 /// Runs `f` with this thread's shared entailment context (one cvc5 instance for all cases,
@@ -458,7 +458,7 @@ fn presolve_even_positive() {
 #[test]
 fn smt_path_decides_cover_by_two_disjuncts() {
     // 0 <= x <= 10 ⊑ (x <= 5) ∨ (x >= 5): no single disjunct covers it.
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let d1 = Dlc::from_conjs([Conj::from_constraints(&[
         Constraint::ge(&x(0), &k(0)),
         Constraint::le(&x(0), &k(10)),
@@ -481,7 +481,7 @@ fn smt_path_decides_cover_by_two_disjuncts() {
 
 #[test]
 fn join_subsumes_old_disjuncts() {
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let small = Conj::from_constraints(&[Constraint::eq(&x(0), &k(1))]);
     let big = Conj::from_constraints(&[Constraint::ge(&x(0), &k(0))]);
     let mut d = Dlc::from_conjs([small.clone()]);
@@ -499,7 +499,7 @@ fn smt_path_is_exercised_by_the_generators() {
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let strat = (chain(), raw_conj());
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     for _ in 0..256 {
         let ((r1, r2, _), r3) = strat.new_tree(&mut runner).unwrap().current();
         let mut r1 = r1;
@@ -520,7 +520,7 @@ fn smt_path_is_exercised_by_the_generators() {
 /// integers (the disjunct has no integer point).
 #[test]
 fn cheap_test_reasons_over_the_integers() {
-    let mut ctx = Entailment::new(lpmc::smt::cvc5_solvers(), lpmc::limits::Deadline::none());
+    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let f = Conj::from_constraints(&[
         Constraint::eq(&(&x(0) + &x(1)), &k(1)),
         Constraint::eq(&(&x(0) - &x(1)), &k(0)),

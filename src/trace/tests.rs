@@ -2,17 +2,16 @@
 //! feasible and replay exactly; hand-built paths that no execution follows are
 //! infeasible with a meaningful core; the refinement query finds the cells of Fig. 1.
 
-mod common;
 
-use lpmc::cfg::{Cfg, NodeKind, ERROR_NODE};
-use lpmc::diag::SourceFile;
-use lpmc::frontend::{load, load_path};
-use lpmc::ids::NodeId;
-use lpmc::interp::{run, Limits, ListOracle, Outcome, RandomOracle};
-use lpmc::limits::Deadline;
-use lpmc::sema::Expr;
-use lpmc::smt::{Cvc5Factory, SolverFactory};
-use lpmc::trace::{
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::diag::SourceFile;
+use crate::frontend::{load, load_path};
+use crate::ids::NodeId;
+use crate::interp::{run, Limits, ListOracle, Outcome, RandomOracle};
+use crate::limits::Deadline;
+use crate::sema::Expr;
+use crate::smt::{Cvc5Factory, SolverFactory};
+use crate::trace::{
     self, check, check_with, fixed_read_indices, replay, validate, Feasibility, Trace, TraceError,
     Witness,
 };
@@ -27,7 +26,7 @@ fn cfg_of(src: &str) -> Cfg {
 }
 
 fn cfg_file(name: &str) -> Cfg {
-    let p = common::lp_dir().join(name);
+    let p = crate::testutil::lp_dir().join(name);
     match load_path(&p) {
         Ok(l) => l.cfg,
         Err(e) => panic!("cannot load {name}:\n{}", e.render(false)),
@@ -150,11 +149,11 @@ fn input_value(w: &Witness, what: &str) -> BigInt {
 
 #[test]
 fn recorded_paths_of_unsafe_programs_are_feasible_and_replay() {
-    let files = common::sources(&common::lp_dir());
+    let files = crate::testutil::sources(&crate::testutil::lp_dir());
     let mut checked = 0;
     for f in files {
         if f.to_string_lossy().contains("/errors/")
-            || common::header(&f, "expect").as_deref() != Some("unsafe")
+            || crate::testutil::header(&f, "expect").as_deref() != Some("unsafe")
         {
             continue;
         }

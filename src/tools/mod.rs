@@ -1,0 +1,6 @@
+//! Tools over the library, for the CLI's `lpmc regress` and `lpmc scale`: they use only
+//! the public API (the crate root's `pub use` list), and run each engine in a child
+//! process (the `lpmc` binary) with a time limit. No core module imports them.
+
+pub mod regress;
+pub mod scale;
