@@ -22,6 +22,7 @@ fn row(expected: Option<Verdict>, cegar: Option<Verdict>, bmc: Option<Verdict>) 
         expected,
         cegar: res(cegar),
         bmc: res(bmc),
+        portfolio: res(cegar.or(bmc)),
         cbmc: None,
     }
 }
@@ -130,13 +131,17 @@ fn tables_mark_wrong_verdicts_in_every_format() {
     }
     let csv = render(&rows, Format::Csv);
     assert_eq!(csv.lines().count(), 3);
-    assert!(csv.lines().all(|l| l.split(',').count() == 10), "{csv}");
+    assert!(csv.lines().all(|l| l.split(',').count() == 13), "{csv}");
     let md = render(&rows, Format::Markdown);
     assert!(md.starts_with("| program |"));
     let json: serde_json::Value = serde_json::from_str(&render(&rows, Format::Json)).unwrap();
     assert_eq!(json.as_array().map(|a| a.len()), Some(2));
     let text = render(&rows, Format::Text);
     assert!(text.contains("1 WRONG"), "{text}");
+    assert!(
+        text.contains("all: "),
+        "the portfolio column is summed up: {text}"
+    );
 }
 
 #[test]
@@ -186,8 +191,14 @@ fn end_to_end_on_small_programs() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].contains(",all,all ms,"), "{text}");
     assert!(lines[1].contains("fig1.lp,SAFE,SAFE"), "{text}");
     assert!(lines[2].contains("wrong_loop.c,UNSAFE,UNSAFE"), "{text}");
+    // The portfolio decides each of them too.
+    for l in &lines[1..] {
+        let cells: Vec<&str> = l.split(',').collect();
+        assert!(cells[10] == cells[1], "portfolio column: {l}");
+    }
     assert!(!text.contains("WRONG"), "{text}");
 }
 

@@ -208,6 +208,8 @@ pub struct Row {
     pub cegar: EngineResult,
     /// The bounded engine.
     pub bmc: EngineResult,
+    /// `lpmc check` as users run it: the portfolio of all engines.
+    pub portfolio: EngineResult,
     /// CBMC, when on PATH.
     pub cbmc: Option<EngineResult>,
 }
@@ -215,7 +217,7 @@ pub struct Row {
 impl Row {
     /// Whether any engine gave a wrong verdict.
     pub fn wrong(&self) -> bool {
-        let mut rs = vec![&self.cegar, &self.bmc];
+        let mut rs = vec![&self.cegar, &self.bmc, &self.portfolio];
         rs.extend(self.cbmc.as_ref());
         rs.iter()
             .any(|r| judge(self.expected, r.verdict) == Judgement::Wrong)
@@ -295,6 +297,9 @@ pub fn table(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
         "bmc",
         "bmc ms",
         "bmc MB",
+        "all",
+        "all ms",
+        "all MB",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -316,6 +321,9 @@ pub fn table(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                 verdict_cell(r.expected, &r.bmc),
                 r.bmc.time_ms.to_string(),
                 mem_cell(&r.bmc),
+                verdict_cell(r.expected, &r.portfolio),
+                r.portfolio.time_ms.to_string(),
+                mem_cell(&r.portfolio),
             ];
             if with_cbmc {
                 match &r.cbmc {
@@ -384,7 +392,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
                     .enumerate()
                     .map(|(i, c)| {
                         let pad = w[i].saturating_sub(c.chars().count());
-                        if i <= 2 || i == 7 || i == 10 {
+                        if i <= 2 || i == 7 || i == 10 || i == 13 {
                             format!("{c}{}", " ".repeat(pad))
                         } else {
                             format!("{}{c}", " ".repeat(pad))
@@ -422,15 +430,19 @@ pub fn summary(rows: &[Row]) -> String {
     };
     let l = count(&|r| Some(&r.cegar));
     let b = count(&|r| Some(&r.bmc));
+    let a = count(&|r| Some(&r.portfolio));
     let mut s = format!(
-        "\n{} programs; lpmc: {} decided, {} undecided, {} WRONG; bmc: {} decided, {} undecided, {} WRONG",
+        "\n{} programs; lpmc: {} decided, {} undecided, {} WRONG; bmc: {} decided, {} undecided, {} WRONG; all: {} decided, {} undecided, {} WRONG",
         rows.len(),
         l.0,
         l.1,
         l.2,
         b.0,
         b.1,
-        b.2
+        b.2,
+        a.0,
+        a.1,
+        a.2
     );
     if rows.iter().any(|r| r.cbmc.is_some()) {
         let c = count(&|r| r.cbmc.as_ref());
@@ -549,8 +561,10 @@ pub fn run_child(mut cmd: Command, limit: Duration) -> std::io::Result<ChildRun>
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// `lpmc check`.
+    /// `lpmc check --engine cegar`.
     Cegar,
+    /// `lpmc check` (the portfolio of all engines).
+    Portfolio,
     /// `lpmc bmc --unwind K`.
     Bmc,
     /// `cbmc --unwind K`.
@@ -567,9 +581,16 @@ pub fn run_engine(
 ) -> EngineResult {
     let mut cmd;
     match engine {
-        Engine::Cegar => {
+        Engine::Cegar | Engine::Portfolio => {
             cmd = Command::new(exe);
+            let which = if engine == Engine::Cegar {
+                "cegar"
+            } else {
+                "all"
+            };
             cmd.arg("check")
+                .arg("--engine")
+                .arg(which)
                 .arg("--json")
                 .arg("--timeout")
                 .arg(timeout_s.to_string());
@@ -679,6 +700,7 @@ pub fn run_all(
             expected: expected_for_file(p),
             cegar: run_engine(exe, Engine::Cegar, p, opts.timeout_s, &opts.unwind),
             bmc: run_engine(exe, Engine::Bmc, p, opts.timeout_s, &opts.unwind),
+            portfolio: run_engine(exe, Engine::Portfolio, p, opts.timeout_s, &opts.unwind),
             cbmc: cbmc.then(|| run_engine(exe, Engine::Cbmc, p, opts.timeout_s, &opts.unwind)),
         };
         progress(&row);
