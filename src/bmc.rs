@@ -22,7 +22,7 @@ use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::{Loaded, Semantics};
 use crate::ids::NodeId;
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::report::{counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
+use crate::report::{counterexample, defined_behaviour_only, Engine, GiveUp, Outcome, Proof, Verdict};
 use crate::smt::{
     Cvc5Factory, Logic, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Solvers, Term,
 };
@@ -590,12 +590,12 @@ impl<'a> Explorer<'a> {
             // The exact check refutes it: this path does not reach the error.
             Ok(Feasibility::Infeasible { .. }) => Step::Continue,
             Ok(Feasibility::Feasible(w)) => match trace::replay(self.cfg, &tr, &w) {
-                Ok(()) => Step::Done(Outcome::Unsafe(counterexample(
+                Ok(()) => Step::Done(defined_behaviour_only(Outcome::Unsafe(counterexample(
                     Engine::Bmc,
                     loaded,
                     &tr,
                     &w,
-                ))),
+                )))),
                 Err(m) => Step::Done(Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0

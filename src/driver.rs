@@ -9,7 +9,7 @@ use crate::engine::{tabulate, Budget, StopReason};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::refine::{refine, Refinement};
-use crate::report::{counterexample, Engine, EngineRun, GiveUp, Outcome, Proof, Verdict};
+use crate::report::{counterexample, defined_behaviour_only, Engine, EngineRun, GiveUp, Outcome, Proof, Verdict};
 use crate::smt::{Cvc5Factory, Solvers};
 use crate::trace::{replay, Feasibility, Trace};
 use std::collections::BTreeMap;
@@ -285,7 +285,12 @@ fn cegar(
             }
             Ok(Feasibility::Feasible(w)) => {
                 return match replay(cfg, &tr, &w) {
-                    Ok(()) => Outcome::Unsafe(counterexample(Engine::Cegar, loaded, &tr, &w)),
+                    Ok(()) => defined_behaviour_only(Outcome::Unsafe(counterexample(
+                        Engine::Cegar,
+                        loaded,
+                        &tr,
+                        &w,
+                    ))),
                     Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
                         "the solver's counterexample did not replay in the interpreter: {}",
                         m.0

@@ -167,6 +167,9 @@ pub struct Run {
     /// Per node of `path`, the variables and array cells it set, with their new values
     /// (when recording was asked for).
     pub changes: Vec<Vec<(String, BigInt)>>,
+    /// The first step at which a signed arithmetic operation overflowed and wrapped (C:
+    /// undefined behaviour), if any.
+    pub overflow: Option<usize>,
 }
 
 /// Contents of one array instance: explicit cells over a base (zeros, or arbitrary cells
@@ -199,6 +202,16 @@ struct Machine<'c, O: Oracle> {
     globals: BTreeMap<VarId, BigInt>,
     garrays: BTreeMap<ArrayId, ArrayVal>,
     stack: Vec<Frame>,
+    /// The first step whose signed arithmetic overflowed (wrapped).
+    overflow: Option<usize>,
+}
+
+/// Whether `e` is an arithmetic operation (whose signed overflow C leaves undefined).
+fn is_arithmetic(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Add(..) | Expr::Sub(..) | Expr::Scale(..) | Expr::Div(..) | Expr::Mod(..)
+    )
 }
 
 /// What a run records.
@@ -254,6 +267,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
         globals: BTreeMap::new(),
         garrays: BTreeMap::new(),
         stack: Vec::new(),
+        overflow: None,
     };
     m.stack.push(Frame {
         vars: BTreeMap::new(),
@@ -274,6 +288,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                 steps,
                 path,
                 changes,
+                overflow: m.overflow,
             };
         }
         let mut at = At {
@@ -362,6 +377,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                         steps,
                         path,
                         changes,
+                        overflow: m.overflow,
                     };
                 }
                 *next
@@ -377,6 +393,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                         steps,
                         path,
                         changes,
+                        overflow: m.overflow,
                     };
                 }
                 let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, &mut at)).collect();
@@ -402,6 +419,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                         steps,
                         path,
                         changes,
+                        overflow: m.overflow,
                     };
                 }
                 frame.ret_point
@@ -412,6 +430,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                     steps,
                     path,
                     changes,
+                    overflow: m.overflow,
                 }
             }
         };
@@ -421,6 +440,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
                 steps,
                 path,
                 changes,
+                overflow: m.overflow,
             };
         }
         node = next;
@@ -571,7 +591,15 @@ impl<O: Oracle> Machine<'_, O> {
             Expr::Scale(c, x) => c * self.eval(x, at),
             Expr::Div(x, c) => self.eval(x, at) / c,
             Expr::Mod(x, c) => self.eval(x, at) % c,
-            Expr::Wrap(w, x) => w.wrap(&self.eval(x, at)),
+            Expr::Wrap(w, x) => {
+                let v = self.eval(x, at);
+                // A signed wrap right over arithmetic is C's signed overflow (undefined
+                // behaviour; over a conversion it is implementation-defined).
+                if w.signed && self.overflow.is_none() && is_arithmetic(x) && !w.contains(&v) {
+                    self.overflow = Some(at.step);
+                }
+                w.wrap(&v)
+            }
             Expr::Cmp(op, x, y) => {
                 let l = self.eval(x, at);
                 let r = self.eval(y, at);

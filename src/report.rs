@@ -117,6 +117,9 @@ pub struct Counterexample {
     pub steps: Vec<TraceStep>,
     /// The number of steps of the trace.
     pub length: usize,
+    /// The line of the first signed arithmetic overflow (wrapped) along the trace, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_overflow_line: Option<u32>,
     /// Line of the error location.
     pub error_line: u32,
 }
@@ -149,6 +152,9 @@ pub enum GiveUp {
     Budget(String),
     /// A defect of lpmc (a panic, an encoding the interpreter disagrees with).
     Internal(String),
+    /// The error is reached only after a signed arithmetic overflow (at this line):
+    /// undefined behaviour in C, so the program has no defined error to report.
+    UndefinedBehaviour(u32),
 }
 
 impl GiveUp {
@@ -183,6 +189,7 @@ impl GiveUp {
             GiveUp::SolverUnknown(_) => "solver-unknown",
             GiveUp::Budget(_) => "budget",
             GiveUp::Internal(_) => "internal",
+            GiveUp::UndefinedBehaviour(_) => "undefined-behaviour",
         }
     }
 }
@@ -209,7 +216,23 @@ impl fmt::Display for GiveUp {
             GiveUp::SolverUnknown(d) => write!(f, "the SMT solver gave no answer: {d}"),
             GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
             GiveUp::Internal(d) => write!(f, "internal error: {d}"),
+            GiveUp::UndefinedBehaviour(line) => write!(
+                f,
+                "an error location is reachable only after a signed integer overflow at line {line}, which is undefined behaviour in C (with wraparound, as gcc -fwrapv, the error is reachable; --check-overflow reports the overflow itself)"
+            ),
         }
+    }
+}
+
+/// Under C's integers with wraparound (no `--check-overflow`), an UNSAFE outcome whose
+/// counterexample needs a signed arithmetic overflow is UNKNOWN: C leaves that overflow
+/// undefined, so no verdict about the error location is sound for every compiler.
+pub fn defined_behaviour_only(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Unsafe(c) if c.signed_overflow_line.is_some() => Outcome::Unknown(
+            GiveUp::UndefinedBehaviour(c.signed_overflow_line.unwrap_or(0)),
+        ),
+        o => o,
     }
 }
 
@@ -418,6 +441,7 @@ fn counterexample_run(
             .collect(),
         steps,
         length: n,
+        signed_overflow_line: run.overflow.and_then(|k| t.path.get(k)).map(|n| line(*n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
     };
     (c, run)
