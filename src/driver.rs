@@ -5,11 +5,13 @@
 
 use crate::abstraction::{abstract_program, Precision};
 use crate::domain::DlcDomain;
-use crate::engine::{tabulate, Budget, StopReason};
+use crate::engine::{tabulate, Budget, PointKind, Points, StopReason, Tabulation, Widening};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::refine::{refine, Refinement};
-use crate::report::{counterexample, defined_behaviour_only, Engine, EngineRun, GiveUp, Outcome, Proof, Verdict};
+use crate::refine::{refine, refine_widening, Refinement, MAX_DELAY};
+use crate::ids::NodeId;
+use crate::linear::{Conj, Constraint, Dim, Q};
+use crate::report::{counterexample, defined_behaviour_only, Engine, EngineRun, GiveUp, Invariant, Outcome, Proof, Verdict};
 use crate::smt::{Cvc5Factory, Solvers};
 use crate::trace::{replay, Feasibility, Trace};
 use std::collections::BTreeMap;
@@ -34,6 +36,8 @@ pub struct CheckOptions {
     pub budget: Option<Budget>,
     /// The solver factory (default: cvc5).
     pub solvers: Option<Solvers>,
+    /// Tabulate exactly, without widening (EUREKA's behaviour; `--no-widening`).
+    pub no_widening: bool,
 }
 
 /// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
@@ -70,6 +74,35 @@ pub struct Stats {
     pub trace_ms: f64,
     /// Time refining, ms.
     pub refine_ms: f64,
+    /// Widenings applied, over all iterations.
+    pub widenings: u64,
+    /// Hull merges at the disjunct bound, over all iterations.
+    pub hull_merges: u64,
+    /// Refinements of the widening (longer delays, learnt thresholds).
+    pub widening_refinements: u32,
+    /// Per widening point of the last tabulation: what widening did there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub widening_points: Vec<PointReport>,
+}
+
+/// What widening did at one widening point (`--stats`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct PointReport {
+    /// The point, as the user reads it (`loop at line 7`, `entry of f`, `summary of f`).
+    pub at: String,
+    /// Widenings applied there (last tabulation).
+    pub widenings: u32,
+    /// Hull merges there (last tabulation).
+    pub merges: u32,
+    /// The longest chain of facts there (last tabulation).
+    pub max_depth: u32,
+    /// Its delay.
+    pub delay: u32,
+    /// Thresholds from its procedure's guards.
+    pub guard_thresholds: usize,
+    /// Thresholds learnt there by refinement, in the program's names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub learnt: Vec<String>,
 }
 
 /// The outcome of `lpmc check`, with the work that led to it.
@@ -212,13 +245,24 @@ fn cegar(
     let max_refinements = opts.max_refinements.unwrap_or(DEFAULT_MAX_REFINEMENTS);
     let mut precision = Precision::empty();
     let debug = std::env::var_os("LPMC_DEBUG").is_some();
+    let mut widening = if opts.no_widening {
+        Widening::off()
+    } else {
+        opts.budget
+            .as_ref()
+            .map(|b| b.widening.clone())
+            .unwrap_or_default()
+    };
+    let mut learnt: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
     loop {
         let k = report.refinements;
         let t0 = Instant::now();
         let phat = abstract_program(cfg, &precision);
         report.stats.abstract_ms += ms(t0.elapsed());
         if opts.show_abstractions {
-            report.abstractions.push(crate::cfg::to_text(&phat));
+            let mut text = crate::cfg::to_text(&phat);
+            text.push_str(&learnt_text(loaded, &phat, &widening, &learnt));
+            report.abstractions.push(text);
         }
         if debug {
             eprintln!(
@@ -229,8 +273,10 @@ fn cegar(
         }
         let mut budget = opts.budget.clone().unwrap_or_default();
         budget.deadline = deadline.clone();
+        budget.widening = widening.clone();
         let (max_steps, max_facts) = (budget.max_steps, budget.max_facts);
         let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
+        dom.learnt = learnt.clone();
         let t0 = Instant::now();
         let tab = tabulate(&phat, &mut dom, budget);
         report.stats.tabulate_ms += ms(t0.elapsed());
@@ -241,6 +287,9 @@ fn cegar(
         report.stats.fm_projections += dom.stats.projections;
         report.stats.entailment_checks += dom.entail.checks;
         report.stats.entailment_smt_calls += dom.entail.smt_calls;
+        report.stats.widenings += dom.stats.widenings;
+        report.stats.hull_merges += dom.stats.hulls;
+        report.stats.widening_points = point_reports(loaded, &phat, &tab, &widening, &mut dom);
         let id = match tab.stop {
             StopReason::Converged => {
                 return Outcome::Safe(Proof {
@@ -249,7 +298,7 @@ fn cegar(
                     cells: precision.by_name(cfg),
                     bound: None,
                     paths: None,
-                    invariants: Vec::new(),
+                    invariants: invariants(loaded, &phat, &tab),
                 })
             }
             StopReason::StepLimit => {
@@ -299,34 +348,270 @@ fn cegar(
             }
             Ok(Feasibility::Infeasible { core }) => core,
         };
-        if !cfg.has_arrays() {
-            return Outcome::Unknown(GiveUp::NoProgress(
-                "the abstract error trace is infeasible, but the program has no arrays to refine: \
-                 the linear abstraction is too coarse here (e.g. it keeps no congruences)"
-                    .to_string(),
-            ));
-        }
-        if report.refinements >= max_refinements {
-            return Outcome::Unknown(GiveUp::Budget(format!("refinements ({max_refinements})")));
-        }
-        let t0 = Instant::now();
-        let r = refine(cfg, &tr, &core, &mut precision, solvers.as_ref(), deadline);
-        report.stats.refine_ms += ms(t0.elapsed());
-        if let Err(e) = deadline.check() {
-            return Outcome::Unknown(GiveUp::exhausted(e));
-        }
-        match r {
-            Refinement::NewCells(_) => {
-                report.refinements += 1;
-                report.cells = precision.by_name(cfg);
+        let widened = tab.path_facts(id).iter().any(|f| tab.fact(*f).widened);
+        let mut cells_stuck = !cfg.has_arrays();
+        if cfg.has_arrays() {
+            if report.refinements >= max_refinements {
+                return Outcome::Unknown(GiveUp::Budget(format!("refinements ({max_refinements})")));
             }
-            Refinement::NoProgress => {
-                return Outcome::Unknown(GiveUp::NoProgress(format!(
+            let t0 = Instant::now();
+            let r = refine(cfg, &tr, &core, &mut precision, solvers.as_ref(), deadline);
+            report.stats.refine_ms += ms(t0.elapsed());
+            if let Err(e) = deadline.check() {
+                return Outcome::Unknown(GiveUp::exhausted(e));
+            }
+            match r {
+                Refinement::NewCells(_) => {
+                    report.refinements += 1;
+                    report.cells = precision.by_name(cfg);
+                }
+                Refinement::NoProgress => cells_stuck = true,
+                Refinement::Failed(why) => return Outcome::Unknown(GiveUp::SolverUnknown(why)),
+            }
+        }
+        if !cells_stuck {
+            continue;
+        }
+        if !widened {
+            return Outcome::Unknown(GiveUp::NoProgress(if cfg.has_arrays() {
+                format!(
                     "the abstract error trace ({} steps) is infeasible, but its unsat core fixes no new array cell",
                     tr.path.len()
-                )))
-            }
-            Refinement::Failed(why) => return Outcome::Unknown(GiveUp::SolverUnknown(why)),
+                )
+            } else {
+                "the abstract error trace is infeasible, but the program has no arrays to refine: \
+                 the linear abstraction is too coarse here (e.g. it keeps no congruences)"
+                    .to_string()
+            }));
+        }
+        if report.stats.widening_refinements >= max_refinements {
+            return Outcome::Unknown(GiveUp::Budget(format!(
+                "refinements of the widening ({max_refinements})"
+            )));
+        }
+        let t0 = Instant::now();
+        let lesson = refine_widening(&phat, &tab, id, &mut widening, &mut learnt, solvers, deadline);
+        report.stats.refine_ms += ms(t0.elapsed());
+        if debug {
+            eprintln!("[lpmc] widening refinement: {lesson:?}");
+        }
+        if !lesson.is_progress() {
+            return Outcome::Unknown(GiveUp::NoProgress(format!(
+                "the abstract error trace ({} steps) is infeasible and went through widened facts, \
+                 but refining the widening made no progress (delays at their maximum {MAX_DELAY}, \
+                 no new thresholds)",
+                tr.path.len()
+            )));
+        }
+        report.stats.widening_refinements += 1;
+    }
+}
+
+/// A widening point as the user reads it: `loop at line 7`, `entry of f`, `summary of f`.
+fn point_name(loaded: &Loaded, phat: &crate::cfg::Cfg, points: &Points, n: NodeId) -> String {
+    let proc = phat.nodes[n].proc.map(|p| phat.procs[p].name.clone()).unwrap_or_default();
+    match points.kind[n] {
+        PointKind::RecEntry => format!("entry of {proc}"),
+        PointKind::RecExit => format!("summary of {proc}"),
+        _ => {
+            let line = loaded.file.line_col(phat.nodes[n].span.start).line;
+            format!("loop at line {line}")
         }
     }
+}
+
+/// The name of dimension `d` of a fact: `x` for a current value, `x₀` for an entry value.
+fn dim_name(phat: &crate::cfg::Cfg, d: Dim) -> String {
+    let v = crate::ids::VarId(d.0 / 2);
+    if (v.0 as usize) >= phat.vars.len() {
+        return format!("d{}", d.0);
+    }
+    let name = phat.var_name(v);
+    if d.0 % 2 == 0 {
+        format!("{name}₀")
+    } else {
+        name
+    }
+}
+
+/// `a·x` terms of a linear form (integer coefficients after scaling).
+fn form_text(phat: &crate::cfg::Cfg, terms: &[(Dim, num_bigint::BigInt)]) -> String {
+    let mut s = String::new();
+    for (i, (d, a)) in terms.iter().enumerate() {
+        let neg = a.sign() == num_bigint::Sign::Minus;
+        let mag = if neg { -a.clone() } else { a.clone() };
+        if i == 0 {
+            if neg {
+                s.push('-');
+            }
+        } else {
+            s.push_str(if neg { " - " } else { " + " });
+        }
+        if mag != num_bigint::BigInt::from(1) {
+            s.push_str(&format!("{mag}·"));
+        }
+        s.push_str(&dim_name(phat, *d));
+    }
+    s
+}
+
+/// A conjunction in the program's names, one row per linear form: `0 ≤ i ≤ n`-style
+/// bounds are written `0 ≤ i`, `i - n ≤ 0`; `true` if it has no constraint.
+fn conj_text(phat: &crate::cfg::Cfg, c: &Conj) -> String {
+    if c.is_trivially_false() {
+        return "false".into();
+    }
+    let mut parts = Vec::new();
+    for (key, r) in c.rows() {
+        // Scale to integer coefficients.
+        let l = key
+            .values()
+            .fold(num_bigint::BigInt::from(1), |acc, q| num_integer::Integer::lcm(&acc, q.denom()));
+        let lq = Q::from_integer(l);
+        let terms: Vec<(Dim, num_bigint::BigInt)> =
+            key.iter().map(|(d, q)| (*d, (q * &lq).to_integer())).collect();
+        let form = form_text(phat, &terms);
+        let b = |v: &Q| {
+            let x = v * &lq;
+            if x.is_integer() {
+                x.to_integer().to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        match (&r.lo, &r.hi) {
+            (Some(lo), Some(hi)) if lo.value == hi.value => {
+                parts.push(format!("{form} = {}", b(&lo.value)))
+            }
+            (Some(lo), Some(hi)) => parts.push(format!("{} ≤ {form} ≤ {}", b(&lo.value), b(&hi.value))),
+            (Some(lo), None) => parts.push(format!("{form} ≥ {}", b(&lo.value))),
+            (None, Some(hi)) => parts.push(format!("{form} ≤ {}", b(&hi.value))),
+            (None, None) => {}
+        }
+    }
+    if parts.is_empty() {
+        "true".into()
+    } else {
+        parts.join(" ∧ ")
+    }
+}
+
+/// Disjuncts shown per invariant; beyond this the invariant says how many it has.
+const SHOWN_DISJUNCTS: usize = 4;
+
+/// The invariant at each loop head and the summary of each recursive procedure of a
+/// converged tabulation, over current values (loop heads) or entry and exit values
+/// (summaries), in the program's names.
+fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -> Vec<Invariant> {
+    let points = Points::of(phat);
+    let mut out = Vec::new();
+    for (n, kind) in points.kind.iter_enumerated() {
+        let facts: Vec<Conj> = match kind {
+            PointKind::LoopHead => tab.at_node[n]
+                .iter()
+                .map(|f| {
+                    let c = &tab.fact(*f).fact;
+                    let entry: Vec<Dim> = c.dims().into_iter().filter(|d| d.0 % 2 == 0).collect();
+                    c.project_out_within(&entry, &crate::limits::Deadline::none())
+                })
+                .collect(),
+            PointKind::RecExit => {
+                let Some(p) = phat.nodes[n].proc else { continue };
+                tab.summaries[p].iter().map(|(s, _)| s.clone()).collect()
+            }
+            _ => continue,
+        };
+        if facts.is_empty() {
+            continue;
+        }
+        let mut texts: Vec<String> = Vec::new();
+        for f in &facts {
+            let t = conj_text(phat, f);
+            if !texts.contains(&t) {
+                texts.push(t);
+            }
+        }
+        let formula = if texts.len() > SHOWN_DISJUNCTS {
+            format!(
+                "{} ∨ … ({} disjuncts)",
+                texts[..SHOWN_DISJUNCTS].join(" ∨ "),
+                texts.len()
+            )
+        } else if texts.len() > 1 {
+            texts.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" ∨ ")
+        } else {
+            texts.remove(0)
+        };
+        out.push(Invariant {
+            at: point_name(loaded, phat, &points, n),
+            formula,
+        });
+    }
+    out
+}
+
+/// What widening did at each widening point of a tabulation (`--stats`).
+fn point_reports(
+    loaded: &Loaded,
+    phat: &crate::cfg::Cfg,
+    tab: &Tabulation<Conj>,
+    widening: &Widening,
+    dom: &mut DlcDomain,
+) -> Vec<PointReport> {
+    let points = Points::of(phat);
+    let mut out = Vec::new();
+    for (n, ps) in &tab.stats.points {
+        let guard_thresholds = {
+            let learnt = dom.learnt.get(n).map_or(0, Vec::len);
+            dom.thresholds_at(phat, *n).len().saturating_sub(learnt)
+        };
+        out.push(PointReport {
+            at: point_name(loaded, phat, &points, *n),
+            widenings: ps.widenings,
+            merges: ps.merges,
+            max_depth: ps.max_depth,
+            delay: widening.delay_at(*n),
+            guard_thresholds,
+            learnt: dom
+                .learnt
+                .get(n)
+                .map(|cs| cs.iter().map(|c| constraint_text(phat, c)).collect())
+                .unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// One constraint in the program's names.
+fn constraint_text(phat: &crate::cfg::Cfg, c: &Constraint) -> String {
+    let mut k = Conj::top();
+    k.add(c);
+    conj_text(phat, &k)
+}
+
+/// The learnt thresholds and raised delays, as comment lines after an abstraction's text
+/// (`--show-abstractions`).
+fn learnt_text(
+    loaded: &Loaded,
+    phat: &crate::cfg::Cfg,
+    widening: &Widening,
+    learnt: &BTreeMap<NodeId, Vec<Constraint>>,
+) -> String {
+    let points = Points::of(phat);
+    let mut s = String::new();
+    for (n, d) in &widening.delays {
+        s.push_str(&format!(
+            "// widening delay at {}: {d}\n",
+            point_name(loaded, phat, &points, *n)
+        ));
+    }
+    for (n, cs) in learnt {
+        let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
+        s.push_str(&format!(
+            "// learnt thresholds at {}: {}\n",
+            point_name(loaded, phat, &points, *n),
+            ts.join(", ")
+        ));
+    }
+    s
 }

@@ -5,12 +5,17 @@
 //! refinement makes no progress and the driver stops with UNKNOWN.
 
 use crate::abstraction::Precision;
-use crate::cfg::Cfg;
-use crate::ids::ArrayId;
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::domain::{cur_dim, entry_dim, DlcDomain, RelDomain};
+use crate::engine::{FactId, Tabulation, Widening};
+use crate::ids::{ArrayId, NodeId};
 use crate::limits::Deadline;
+use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr};
 use crate::sema::ArraySize;
-use crate::smt::{Logic, SmtConfig, SolverFactory};
+use crate::smt::{Logic, SmtConfig, SolverFactory, Solvers};
 use crate::trace::{self, Trace};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// The outcome of one refinement step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,4 +68,134 @@ pub fn refine(
         }
     }
     Refinement::NoProgress
+}
+
+/// What the refinement of the widening (issue 11) learnt from an infeasible abstract trace
+/// that went through widened facts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WideningLesson {
+    /// Widening points whose delay was raised, with the new delay.
+    pub delays: Vec<(NodeId, u32)>,
+    /// Widening points with new thresholds, and how many.
+    pub thresholds: Vec<(NodeId, usize)>,
+}
+
+impl WideningLesson {
+    /// Whether anything was learnt.
+    pub fn is_progress(&self) -> bool {
+        !self.delays.is_empty() || !self.thresholds.is_empty()
+    }
+}
+
+/// Delays are not raised beyond this (then only thresholds can make progress).
+pub const MAX_DELAY: u32 = 256;
+
+/// Refine the widening after the abstract error trace of fact `err` in `tab` (a tabulation
+/// of the abstraction `phat`) was found infeasible (Gulavani et al., TACAS 2008: widen
+/// later where the spurious trace was widened; Halbwachs' thresholds from the trace):
+/// - every widening point with a widened fact on the trace gets a longer delay (doubled,
+///   and longer than the chain that was widened), up to [`MAX_DELAY`];
+/// - at the last widened point on the trace, if the rest of the trace stays in one
+///   activation (no call or exit), the states there from which that suffix reaches the
+///   error are computed with the DLC domain (a pre-image, forward from a snapshot of the
+///   variables); the threshold families of its constraints are learnt at that point, so
+///   that the next widenings can keep the states out of it.
+pub fn refine_widening(
+    phat: &Cfg,
+    tab: &Tabulation<Conj>,
+    err: FactId,
+    widening: &mut Widening,
+    learnt: &mut BTreeMap<NodeId, Vec<Constraint>>,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> WideningLesson {
+    let mut lesson = WideningLesson::default();
+    let facts = tab.path_facts(err);
+    let widened: Vec<usize> = (0..facts.len())
+        .filter(|&i| tab.fact(facts[i]).widened)
+        .collect();
+    let mut seen = BTreeSet::new();
+    for &i in &widened {
+        let r = tab.fact(facts[i]);
+        if !seen.insert(r.node) {
+            continue;
+        }
+        let old = widening.delay_at(r.node);
+        let new = (2 * old).max(r.depth + 1).min(MAX_DELAY);
+        if new > old {
+            widening.delays.insert(r.node, new);
+            lesson.delays.push((r.node, new));
+        }
+    }
+    if let Some(&last) = widened.last() {
+        let at = tab.fact(facts[last]).node;
+        let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
+        if let Some(pre) = suffix_preimage(phat, &nodes, solvers, deadline) {
+            let known = learnt.entry(at).or_default();
+            let before = known.len();
+            for c in pre.iter().flat_map(|d| d.half_constraints()) {
+                for t in threshold_family(&c) {
+                    if !known.contains(&t) {
+                        known.push(t);
+                    }
+                }
+            }
+            if known.len() > before {
+                lesson.thresholds.push((at, known.len() - before));
+            }
+        }
+    }
+    lesson
+}
+
+/// The states at `nodes[0]` (as constraints over the current values of its variables)
+/// from which the path `nodes` (ending at the error node) can be taken in `phat`; `None`
+/// if the path leaves the activation (a call or an exit) or is not a path.
+fn suffix_preimage(
+    phat: &Cfg,
+    nodes: &[NodeId],
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> Option<Vec<Conj>> {
+    let (&first, _) = nodes.split_first()?;
+    if *nodes.last()? != ERROR_NODE {
+        return None;
+    }
+    let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
+    // Snapshot: entry copies = current values at the start of the suffix.
+    let mut start = Conj::top();
+    let scope = phat.in_scope(first);
+    for v in &scope {
+        start.add(&Constraint::eq(
+            &LinExpr::var(entry_dim(*v)),
+            &LinExpr::var(cur_dim(*v)),
+        ));
+    }
+    let mut states = vec![start];
+    for w in nodes.windows(2) {
+        let (m, next) = (w[0], w[1]);
+        if matches!(phat.nodes[m].kind, NodeKind::Call { .. } | NodeKind::Exit) {
+            return None;
+        }
+        let i = phat.succs(m).iter().position(|s| *s == next)?;
+        let mut out = Vec::new();
+        for s in &states {
+            out.extend(dom.post(phat, s, m, i));
+        }
+        if out.is_empty() || out.len() > 64 || deadline.expired() {
+            return None;
+        }
+        states = out;
+    }
+    // Over the snapshot: eliminate the current values, then rename entry → current.
+    let back: BTreeMap<Dim, Dim> = scope.iter().map(|v| (entry_dim(*v), cur_dim(*v))).collect();
+    let mut pre = Vec::new();
+    for s in states {
+        let cur: Vec<Dim> = s.dims().into_iter().filter(|d| !back.contains_key(d)).collect();
+        let p = s.project_out_within(&cur, deadline);
+        if !p.is_empty() {
+            pre.push(p.rename(&|d| back.get(&d).copied().unwrap_or(d)));
+        }
+    }
+    Some(pre)
 }

@@ -10,7 +10,7 @@ use super::RelDomain;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::limits::Deadline;
-use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
+use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr, Rel, Q};
 use crate::sema::fold;
 use crate::smt::{Logic, SatResult, SmtBackend, SmtConfig, Solvers, Sort, SymId, Term};
 use num_traits::{One, Signed, Zero};
@@ -321,6 +321,10 @@ pub struct DlcStats {
     pub projections: u64,
     /// Candidate disjuncts found empty.
     pub empty: u64,
+    /// Widenings computed.
+    pub widenings: u64,
+    /// Convex hulls computed (merges at the disjunct bound).
+    pub hulls: u64,
 }
 
 /// The DLC domain for the tabulation engine: a fact is one conjunction over entry and
@@ -336,6 +340,11 @@ pub struct DlcDomain {
     /// Counters.
     pub stats: DlcStats,
     deadline: Deadline,
+    /// Widening thresholds learnt by refinement, per widening point (over the point's
+    /// entry and current dimensions).
+    pub learnt: BTreeMap<NodeId, Vec<Constraint>>,
+    /// The thresholds of each procedure from its guards (computed on first use).
+    guards: BTreeMap<ProcId, Vec<Constraint>>,
 }
 
 impl DlcDomain {
@@ -346,7 +355,32 @@ impl DlcDomain {
             entail: Entailment::new(solvers, deadline.clone()),
             stats: DlcStats::default(),
             deadline,
+            learnt: BTreeMap::new(),
+            guards: BTreeMap::new(),
         }
+    }
+
+    /// The widening thresholds at node `n`: the families ([`threshold_family`]) of the
+    /// atoms of every branch, loop, assertion and `assume` condition of its procedure, over
+    /// current values and (for globals and formals) entry values, and the thresholds
+    /// learnt at `n`.
+    pub fn thresholds_at(&mut self, cfg: &Cfg, n: NodeId) -> Vec<Constraint> {
+        let mut out = match cfg.nodes[n].proc {
+            Some(p) => self
+                .guards
+                .entry(p)
+                .or_insert_with(|| guard_thresholds(cfg, p))
+                .clone(),
+            None => Vec::new(),
+        };
+        if let Some(l) = self.learnt.get(&n) {
+            for c in l {
+                if !out.contains(c) {
+                    out.push(c.clone());
+                }
+            }
+        }
+        out
     }
 
     fn fresh(cfg: &Cfg) -> Fresh {
@@ -423,6 +457,55 @@ impl DlcDomain {
         }
         (acc, slots)
     }
+}
+
+/// Conditions with more DNF cases than this give no thresholds.
+const MAX_GUARD_CASES: usize = 16;
+
+/// The threshold families of the guard atoms of procedure `p` (see
+/// [`DlcDomain::thresholds_at`]).
+fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
+    let base = 2 * cfg.vars.len() as u32;
+    let pr = &cfg.procs[p];
+    let entry: BTreeMap<Dim, Dim> = cfg
+        .globals
+        .iter()
+        .chain(&pr.formals)
+        .map(|v| (cur_dim(*v), entry_dim(*v)))
+        .collect();
+    let mut out: Vec<Constraint> = Vec::new();
+    let push = |c: Constraint, out: &mut Vec<Constraint>| {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    for (_, node) in cfg.nodes.iter_enumerated() {
+        if node.proc != Some(p) {
+            continue;
+        }
+        let (NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) = &node.kind else {
+            continue;
+        };
+        let mut fresh = Fresh::new(base);
+        let dnf = guard(cond, true, &cur_dim, &mut fresh);
+        if dnf.len() > MAX_GUARD_CASES {
+            continue;
+        }
+        for atom in dnf.iter().flatten() {
+            if atom.expr.coeffs().keys().any(|d| d.0 >= base) {
+                continue;
+            }
+            for t in threshold_family(atom) {
+                let dims: Vec<Dim> = t.expr.coeffs().keys().copied().collect();
+                if dims.iter().all(|d| entry.contains_key(d)) {
+                    let e = t.rename(&|d| entry.get(&d).copied().unwrap_or(d));
+                    push(e, &mut out);
+                }
+                push(t, &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// The current values of variables fixed to a constant by `f` (rows `x' = c`).
@@ -667,5 +750,16 @@ impl RelDomain for DlcDomain {
 
     fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
         self.entail.conj_leq(f, gs)
+    }
+
+    fn join(&mut self, _cfg: &Cfg, _n: NodeId, old: &Conj, new: &Conj) -> Option<Conj> {
+        self.stats.hulls += 1;
+        Some(old.hull_within(new, &self.deadline))
+    }
+
+    fn widen(&mut self, cfg: &Cfg, n: NodeId, old: &Conj, new: &Conj, refine: bool) -> Option<Conj> {
+        self.stats.widenings += 1;
+        let ts = self.thresholds_at(cfg, n);
+        Some(old.widen(new, &ts, refine, &self.deadline))
     }
 }

@@ -55,6 +55,26 @@ pub trait RelDomain {
 
     /// Whether `f` is included in the union of `gs`.
     fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
+
+    /// A fact containing both `old` and `new` at widening point `n` (ideally their convex
+    /// hull), or `None` if the domain cannot join (then the engine keeps `new`).
+    fn join(&mut self, _cfg: &Cfg, _n: NodeId, _old: &Self::Fact, _new: &Self::Fact) -> Option<Self::Fact> {
+        None
+    }
+
+    /// The widening of `old` by `new` at widening point `n`: a fact containing both, such
+    /// that every chain `w₀ = f₀, wᵢ₊₁ = wᵢ ∇ fᵢ₊₁` with `refine == false` from some index on
+    /// stabilises. `None` if the domain does not widen (then the engine keeps `new`).
+    fn widen(
+        &mut self,
+        _cfg: &Cfg,
+        _n: NodeId,
+        _old: &Self::Fact,
+        _new: &Self::Fact,
+        _refine: bool,
+    ) -> Option<Self::Fact> {
+        None
+    }
 }
 
 pub mod dlc;
@@ -65,5 +85,4 @@ mod tests;
 pub use dlc::DlcDomain;
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
-#[cfg(test)]
 pub use dlc::{cur_dim, entry_dim};

@@ -6,6 +6,7 @@
 
 mod liveness;
 mod order;
+mod points;
 #[cfg(test)]
 mod tests;
 
@@ -13,10 +14,11 @@ use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::domain::RelDomain;
 use crate::ids::{IndexVec, NodeId, ProcId, VarId};
 use crate::limits::{Deadline, Exhausted};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 pub use liveness::live_vars;
+pub use points::{PointKind, Points};
 
 /// Index of a fact in the engine's arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -55,6 +57,11 @@ pub struct FactRec<F> {
     pub fact: F,
     /// How it was derived.
     pub origin: Origin,
+    /// At a widening point: how many facts at the same node precede it on its chain
+    /// (its ancestors, see [`Points`]); 0 elsewhere.
+    pub depth: u32,
+    /// Whether widening or a hull merge enlarged it beyond what its derivation gives.
+    pub widened: bool,
 }
 
 /// Why the tabulation stopped. Running out of a budget is a value, not an error.
@@ -83,6 +90,9 @@ pub struct Budget {
     /// and inside long steps, and never reports convergence once it has expired (the
     /// domain may have cut its work short).
     pub deadline: Deadline,
+    /// Where and when to widen (default: at every widening point after
+    /// [`DEFAULT_DELAY`] visits).
+    pub widening: Widening,
 }
 
 impl Default for Budget {
@@ -91,8 +101,72 @@ impl Default for Budget {
             max_steps: 200_000,
             max_facts: 100_000,
             deadline: Deadline::none(),
+            widening: Widening::default(),
         }
     }
+}
+
+/// Visits of a widening point along a chain before the engine widens there.
+pub const DEFAULT_DELAY: u32 = 3;
+
+/// Disjuncts at a widening point beyond which new facts are merged (by convex hull) with
+/// their ancestor.
+pub const DEFAULT_MAX_DISJUNCTS: usize = 12;
+
+/// For this many widenings after the delay, a widening point uses the H79 refinement
+/// (hull constraints that replace dropped ones); afterwards the plain standard widening,
+/// which guarantees that every chain stabilises.
+pub const REFINED_WIDENINGS: u32 = 8;
+
+/// The widening policy of one tabulation (issue 11). Widening only adds states: a fact is
+/// replaced by one that contains it.
+#[derive(Clone, Debug)]
+pub struct Widening {
+    /// Whether to widen at all (off: EUREKA's exact tabulation).
+    pub enabled: bool,
+    /// The delay at points without an entry in `delays`.
+    pub delay: u32,
+    /// Per-point delays (raised by the refinement of the widening).
+    pub delays: BTreeMap<NodeId, u32>,
+    /// The disjunct bound per widening point.
+    pub max_disjuncts: usize,
+}
+
+impl Default for Widening {
+    fn default() -> Self {
+        Widening {
+            enabled: true,
+            delay: DEFAULT_DELAY,
+            delays: BTreeMap::new(),
+            max_disjuncts: DEFAULT_MAX_DISJUNCTS,
+        }
+    }
+}
+
+impl Widening {
+    /// No widening: the exact tabulation.
+    pub fn off() -> Widening {
+        Widening {
+            enabled: false,
+            ..Widening::default()
+        }
+    }
+
+    /// The delay at `n`.
+    pub fn delay_at(&self, n: NodeId) -> u32 {
+        self.delays.get(&n).copied().unwrap_or(self.delay)
+    }
+}
+
+/// What the engine did at one widening point.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PointStats {
+    /// Widenings applied.
+    pub widenings: u32,
+    /// Hull merges (the disjunct bound was reached).
+    pub merges: u32,
+    /// The longest chain of facts seen there.
+    pub max_depth: u32,
 }
 
 impl Budget {
@@ -114,6 +188,8 @@ pub struct EngineStats {
     pub summaries: u64,
     /// Candidate facts dropped because already entailed.
     pub entailed: u64,
+    /// Per widening point that saw a fact: what widening did there.
+    pub points: BTreeMap<NodeId, PointStats>,
     /// Time spent.
     pub time: Duration,
 }
@@ -150,6 +226,7 @@ struct Engine<'a, D: RelDomain> {
     rank: IndexVec<NodeId, u32>,
     worklist: BTreeSet<(u32, FactId)>,
     start: Instant,
+    points: Points,
 }
 
 impl<'a, D: RelDomain> Engine<'a, D> {
@@ -181,6 +258,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             rank: order::rpo_rank(cfg),
             worklist: BTreeSet::new(),
             start: Instant::now(),
+            points: Points::of(cfg),
         }
     }
 
@@ -222,32 +300,121 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             .map(StopReason::Exhausted)
     }
 
-    /// Add a fact at `n` unless it is entailed by the facts already there. Returns its id
-    /// if it was added.
+    /// Add a fact at `n` unless it is entailed by the facts already there. At a widening
+    /// point the fact is first merged with its ancestor when the disjunct bound is reached,
+    /// and widened by it after the point's delay. Returns its id if it was added.
     fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
-        let fact = if n == ERROR_NODE || self.dead[n].is_empty() {
+        let mut fact = if n == ERROR_NODE || self.dead[n].is_empty() {
             fact
         } else {
             self.dom.forget(&fact, &self.dead[n])
         };
-        let existing: Vec<&D::Fact> = self.t.at_node[n]
-            .iter()
-            .map(|id| &self.t.facts[id.0 as usize].fact)
-            .collect();
-        if !existing.is_empty() && self.dom.entailed(&fact, &existing) {
-            self.t.stats.entailed += 1;
+        if self.is_entailed(n, &fact) {
             return None;
+        }
+        let mut depth = 0;
+        let mut widened = false;
+        let w = &self.budget.widening;
+        if w.enabled && self.points.is_point(n) {
+            let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
+            let anc = self.ancestor(n, origin);
+            depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
+            let partner = anc.or_else(|| self.t.at_node[n].last().copied());
+            let mut merged = false;
+            if let Some(p) = partner {
+                if self.t.at_node[n].len() >= bound {
+                    let old = &self.t.facts[p.0 as usize].fact;
+                    if let Some(j) = self.dom.join(self.cfg, n, old, &fact) {
+                        fact = j;
+                        merged = true;
+                    }
+                }
+            }
+            let mut widen_now = false;
+            if let Some(a) = anc {
+                if depth >= delay {
+                    let old = &self.t.facts[a.0 as usize].fact;
+                    let refine = depth <= delay + REFINED_WIDENINGS;
+                    if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
+                        fact = x;
+                        widen_now = true;
+                    }
+                }
+            }
+            let ps = self.t.stats.points.entry(n).or_default();
+            ps.max_depth = ps.max_depth.max(depth);
+            ps.merges += u32::from(merged);
+            ps.widenings += u32::from(widen_now);
+            widened = merged || widen_now;
+            if widened && self.is_entailed(n, &fact) {
+                return None;
+            }
         }
         let id = FactId(self.t.facts.len() as u32);
         self.t.facts.push(FactRec {
             node: n,
             fact,
             origin,
+            depth,
+            widened,
         });
         self.t.at_node[n].push(id);
         self.t.stats.facts += 1;
         self.worklist.insert((self.rank[n], id));
         Some(id)
+    }
+
+    fn is_entailed(&mut self, n: NodeId, fact: &D::Fact) -> bool {
+        let existing: Vec<&D::Fact> = self.t.at_node[n]
+            .iter()
+            .map(|id| &self.t.facts[id.0 as usize].fact)
+            .collect();
+        if !existing.is_empty() && self.dom.entailed(fact, &existing) {
+            self.t.stats.entailed += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The fact a new fact at widening point `n`, derived by `origin`, extends: walking its
+    /// derivation backwards, the last fact at `n` of the same activation (loop heads), of
+    /// the enclosing activation (recursive entries), or the exit fact of a nested
+    /// activation of the same call-graph SCC (recursive exits).
+    fn ancestor(&self, n: NodeId, origin: Origin) -> Option<FactId> {
+        const WALK_LIMIT: usize = 1 << 16;
+        let kind = self.points.kind[n];
+        let scc = |f: FactId| {
+            self.cfg.nodes[self.t.facts[f.0 as usize].node]
+                .proc
+                .map(|p| self.points.scc[p])
+        };
+        let my_scc = self.cfg.nodes[n].proc.map(|p| self.points.scc[p]);
+        let mut cur = origin;
+        for _ in 0..WALK_LIMIT {
+            let next = match cur {
+                Origin::Init => return None,
+                Origin::Step { pred } => pred,
+                Origin::CallEntry { caller } => {
+                    if kind != PointKind::RecEntry {
+                        return None;
+                    }
+                    caller
+                }
+                Origin::Return { call, exit } => {
+                    if kind == PointKind::RecExit && scc(exit) == my_scc {
+                        exit
+                    } else {
+                        call
+                    }
+                }
+            };
+            let rec = &self.t.facts[next.0 as usize];
+            if rec.node == n {
+                return Some(next);
+            }
+            cur = rec.origin;
+        }
+        None
     }
 
     /// Propagate one fact. Returns the id of a fact at the error node, if one was made.
@@ -332,16 +499,23 @@ impl<F> Tabulation<F> {
     /// derived, ending at its node. For a fact at the error node the path ends at the node
     /// before it, as a [`crate::interp::Run`]'s path does.
     pub fn trace(&self, id: FactId) -> Vec<NodeId> {
+        self.path_facts(id)
+            .into_iter()
+            .map(|f| self.fact(f).node)
+            .filter(|n| *n != ERROR_NODE)
+            .collect()
+    }
+
+    /// The facts along the derivation of `id`, one per step of its path (as
+    /// [`Tabulation::trace`], but with the error fact itself at the end if `id` is one).
+    pub fn path_facts(&self, id: FactId) -> Vec<FactId> {
         // Unfold the provenance backwards with an explicit stack (traces can be long),
-        // collecting the nodes in reverse.
+        // collecting the facts in reverse.
         let mut rev = Vec::new();
         let mut stack = vec![id];
         while let Some(f) = stack.pop() {
-            let f = self.fact(f);
-            if f.node != ERROR_NODE {
-                rev.push(f.node);
-            }
-            match f.origin {
+            rev.push(f);
+            match self.fact(f).origin {
                 Origin::Init => {}
                 Origin::Step { pred } => stack.push(pred),
                 Origin::CallEntry { caller } => stack.push(caller),
@@ -357,14 +531,13 @@ impl<F> Tabulation<F> {
         rev
     }
 
-    /// Push (in reverse) the nodes of the path of fact `id` inside its procedure, from the
+    /// Push (in reverse) the facts of the path of fact `id` inside its procedure, from the
     /// procedure's entry, stopping at the entry fact.
-    fn inner(&self, id: FactId, rev: &mut Vec<NodeId>) {
+    fn inner(&self, id: FactId, rev: &mut Vec<FactId>) {
         let mut work = vec![id];
         while let Some(f) = work.pop() {
-            let r = self.fact(f);
-            rev.push(r.node);
-            match r.origin {
+            rev.push(f);
+            match self.fact(f).origin {
                 Origin::Init | Origin::CallEntry { .. } => {}
                 Origin::Step { pred } => work.push(pred),
                 Origin::Return { call, exit } => {

@@ -20,8 +20,7 @@ pub enum Domain {
     /// ([`Constraint::tighten`]), so no bound is strict. This is lpmc's domain.
     Int,
     /// Rational points: constraints are kept exactly (strict bounds included). For the
-    /// tests: an independent rational decision.
-    #[cfg(test)]
+    /// tests and for convex hulls (whose multipliers are not integers).
     Rat,
 }
 
@@ -283,7 +282,6 @@ impl Conj {
             return;
         }
         let (lo, hi) = match self.domain {
-            #[cfg(test)]
             Domain::Rat => (lo, hi),
             Domain::Int => (
                 lo.map(|b| {
@@ -459,7 +457,6 @@ impl Conj {
     /// Whether every point of `self` satisfies `c`: `self ∧ ¬c` is empty (exact; in
     /// [`Domain::Int`] the negation is tightened, so this is implication over integer
     /// points).
-    #[cfg(test)]
     pub fn implies(&self, c: &Constraint) -> bool {
         self.implies_all(std::slice::from_ref(c))
     }

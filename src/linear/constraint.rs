@@ -222,14 +222,6 @@ impl Constraint {
     }
 
     /// Renames every dimension through `f`.
-    #[cfg_attr(
-        not(feature = "internals"),
-        expect(
-            dead_code,
-            reason = "unused here, used by the widening branch (domain/thresholds.rs): drop \
-                      this expect when it is merged"
-        )
-    )]
     pub fn rename(&self, f: &impl Fn(Dim) -> Dim) -> Constraint {
         Constraint::new(self.expr.rename(f), self.rel)
     }

@@ -19,6 +19,7 @@ mod conj;
 mod constraint;
 mod expr;
 mod fm;
+mod hull;
 mod rat;
 pub mod simplex;
 #[cfg(test)]
@@ -27,6 +28,7 @@ mod tests;
 pub use conj::Conj;
 #[cfg(test)]
 pub use conj::Domain;
+pub use hull::threshold_family;
 pub use constraint::{Constraint, Rel};
 #[cfg(test)]
 pub use constraint::Tightened;
