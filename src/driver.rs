@@ -254,6 +254,7 @@ fn cegar(
             .unwrap_or_default()
     };
     let mut learnt: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
+    let mut splits: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
     loop {
         let k = report.refinements;
         let t0 = Instant::now();
@@ -261,7 +262,7 @@ fn cegar(
         report.stats.abstract_ms += ms(t0.elapsed());
         if opts.show_abstractions {
             let mut text = crate::cfg::to_text(&phat);
-            text.push_str(&learnt_text(loaded, &phat, &widening, &learnt));
+            text.push_str(&learnt_text(loaded, &phat, &widening, &learnt, &splits));
             report.abstractions.push(text);
         }
         if debug {
@@ -277,6 +278,7 @@ fn cegar(
         let (max_steps, max_facts) = (budget.max_steps, budget.max_facts);
         let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
         dom.learnt = learnt.clone();
+        dom.splits = splits.clone();
         let t0 = Instant::now();
         let tab = tabulate(&phat, &mut dom, budget);
         report.stats.tabulate_ms += ms(t0.elapsed());
@@ -349,6 +351,17 @@ fn cegar(
             Ok(Feasibility::Infeasible { core }) => core,
         };
         let widened = tab.path_facts(id).iter().any(|f| tab.fact(*f).widened);
+        if debug {
+            let w: Vec<String> = tab
+                .path_facts(id)
+                .iter()
+                .map(|f| {
+                    let r = tab.fact(*f);
+                    format!("{}{}", r.node.0, if r.widened { "*" } else { "" })
+                })
+                .collect();
+            eprintln!("[lpmc] infeasible trace: {}", w.join(" "));
+        }
         let mut cells_stuck = !cfg.has_arrays();
         if cfg.has_arrays() {
             if report.refinements >= max_refinements {
@@ -390,7 +403,16 @@ fn cegar(
             )));
         }
         let t0 = Instant::now();
-        let lesson = refine_widening(&phat, &tab, id, &mut widening, &mut learnt, solvers, deadline);
+        let lesson = refine_widening(
+            &phat,
+            &tab,
+            id,
+            &mut widening,
+            &mut learnt,
+            &mut splits,
+            solvers,
+            deadline,
+        );
         report.stats.refine_ms += ms(t0.elapsed());
         if debug {
             eprintln!("[lpmc] widening refinement: {lesson:?}");
@@ -596,9 +618,18 @@ fn learnt_text(
     phat: &crate::cfg::Cfg,
     widening: &Widening,
     learnt: &BTreeMap<NodeId, Vec<Constraint>>,
+    splits: &BTreeMap<NodeId, Vec<Constraint>>,
 ) -> String {
     let points = Points::of(phat);
     let mut s = String::new();
+    for (n, cs) in splits {
+        let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
+        s.push_str(&format!(
+            "// partition at {}: {}\n",
+            point_name(loaded, phat, &points, *n),
+            ts.join(", ")
+        ));
+    }
     for (n, d) in &widening.delays {
         s.push_str(&format!(
             "// widening delay at {}: {d}\n",

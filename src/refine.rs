@@ -6,7 +6,8 @@
 
 use crate::abstraction::Precision;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::domain::{cur_dim, entry_dim, DlcDomain, RelDomain};
+use crate::domain::encode::{guard, Fresh};
+use crate::domain::{cur_dim, entry_dim, split_atom, DlcDomain, RelDomain};
 use crate::engine::{FactId, Tabulation, Widening};
 use crate::ids::{ArrayId, NodeId};
 use crate::limits::Deadline;
@@ -78,14 +79,19 @@ pub struct WideningLesson {
     pub delays: Vec<(NodeId, u32)>,
     /// Widening points with new thresholds, and how many.
     pub thresholds: Vec<(NodeId, usize)>,
+    /// Widening points with new partition atoms, and how many.
+    pub splits: Vec<(NodeId, usize)>,
 }
 
 impl WideningLesson {
     /// Whether anything was learnt.
     pub fn is_progress(&self) -> bool {
-        !self.delays.is_empty() || !self.thresholds.is_empty()
+        !self.delays.is_empty() || !self.thresholds.is_empty() || !self.splits.is_empty()
     }
 }
+
+/// Partition atoms per widening point, at most.
+pub const MAX_SPLITS: usize = 2;
 
 /// Delays are not raised beyond this (then only thresholds can make progress).
 pub const MAX_DELAY: u32 = 256;
@@ -106,6 +112,7 @@ pub fn refine_widening(
     err: FactId,
     widening: &mut Widening,
     learnt: &mut BTreeMap<NodeId, Vec<Constraint>>,
+    splits: &mut BTreeMap<NodeId, Vec<Constraint>>,
     solvers: &Solvers,
     deadline: &Deadline,
 ) -> WideningLesson {
@@ -130,7 +137,39 @@ pub fn refine_widening(
     if let Some(&last) = widened.last() {
         let at = tab.fact(facts[last]).node;
         let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
-        if let Some(pre) = suffix_preimage(phat, &nodes, solvers, deadline) {
+        // Partition atoms: the branch conditions of the last loop iteration before the
+        // widened visit (the phases of the loop), then the pre-image's constraints.
+        let mut atoms: Vec<Constraint> = Vec::new();
+        if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
+            for f in &facts[prev..last] {
+                if let NodeKind::Branch { cond, .. } = &phat.nodes[tab.fact(*f).node].kind {
+                    let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
+                    let dnf = guard(cond, true, &cur_dim, &mut fresh);
+                    if let [case] = dnf.as_slice() {
+                        atoms.extend(case.iter().filter_map(split_atom));
+                    }
+                }
+            }
+        }
+        let pre = suffix_preimage(phat, &nodes, solvers, deadline);
+        if let Some(pre) = &pre {
+            atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
+        }
+        let base = 2 * phat.vars.len() as u32;
+        let known = splits.entry(at).or_default();
+        let before = known.len();
+        for a in atoms {
+            if known.len() >= MAX_SPLITS {
+                break;
+            }
+            if a.expr.coeffs().keys().all(|d| d.0 < base) && !known.contains(&a) {
+                known.push(a);
+            }
+        }
+        if known.len() > before {
+            lesson.splits.push((at, known.len() - before));
+        }
+        if let Some(pre) = pre {
             let known = learnt.entry(at).or_default();
             let before = known.len();
             for c in pre.iter().flat_map(|d| d.half_constraints()) {

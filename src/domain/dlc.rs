@@ -10,7 +10,7 @@ use super::RelDomain;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::limits::Deadline;
-use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr, Rel, Q};
+use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr, Rel, Tightened, Q};
 use crate::sema::fold;
 use crate::smt::{Logic, SatResult, SmtBackend, SmtConfig, Solvers, Sort, SymId, Term};
 use num_traits::{One, Signed, Zero};
@@ -343,6 +343,9 @@ pub struct DlcDomain {
     /// Widening thresholds learnt by refinement, per widening point (over the point's
     /// entry and current dimensions).
     pub learnt: BTreeMap<NodeId, Vec<Constraint>>,
+    /// Partition atoms learnt by refinement, per widening point (each `e ≤ 0`, see
+    /// [`split_atom`]): facts there are split by each atom's truth.
+    pub splits: BTreeMap<NodeId, Vec<Constraint>>,
     /// The thresholds of each procedure from its guards (computed on first use).
     guards: BTreeMap<ProcId, Vec<Constraint>>,
 }
@@ -356,6 +359,7 @@ impl DlcDomain {
             stats: DlcStats::default(),
             deadline,
             learnt: BTreeMap::new(),
+            splits: BTreeMap::new(),
             guards: BTreeMap::new(),
         }
     }
@@ -457,6 +461,26 @@ impl DlcDomain {
         }
         (acc, slots)
     }
+}
+
+/// The partition atom of constraint `c`: `c` tightened to `e ≤ 0` with coprime integer
+/// coefficients, or its complement when `e`'s first coefficient is negative, so that an
+/// atom and its negation give the same atom. `None` for equalities and constants.
+pub fn split_atom(c: &Constraint) -> Option<Constraint> {
+    let Tightened::Atom(a) = c.tighten() else {
+        return None;
+    };
+    if a.rel != Rel::Le {
+        return None;
+    }
+    let first = a.expr.coeffs().values().next()?.clone();
+    if first.is_negative() {
+        // ¬(e ≤ 0) ≡ -e + 1 ≤ 0 over the integers.
+        let mut e = -a.expr;
+        e.add_constant(&Q::one());
+        return Some(Constraint::new(e, Rel::Le));
+    }
+    Some(a)
 }
 
 /// Conditions with more DNF cases than this give no thresholds.
@@ -750,6 +774,35 @@ impl RelDomain for DlcDomain {
 
     fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
         self.entail.conj_leq(f, gs)
+    }
+
+    fn split(&mut self, _cfg: &Cfg, n: NodeId, f: &Conj) -> Vec<(Conj, u32)> {
+        let Some(atoms) = self.splits.get(&n) else {
+            return vec![(f.clone(), 0)];
+        };
+        let mut parts = vec![(f.clone(), 0u32)];
+        for (i, a) in atoms.iter().enumerate() {
+            let neg = {
+                let mut e = -a.expr.clone();
+                e.add_constant(&Q::one());
+                Constraint::new(e, Rel::Le)
+            };
+            let mut next = Vec::new();
+            for (p, cell) in parts {
+                let mut yes = p.clone();
+                yes.add(a);
+                let mut no = p;
+                no.add(&neg);
+                if !yes.is_empty() {
+                    next.push((yes, cell | (1 << i)));
+                }
+                if !no.is_empty() {
+                    next.push((no, cell));
+                }
+            }
+            parts = next;
+        }
+        parts
     }
 
     fn join(&mut self, _cfg: &Cfg, _n: NodeId, old: &Conj, new: &Conj) -> Option<Conj> {

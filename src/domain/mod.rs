@@ -56,6 +56,13 @@ pub trait RelDomain {
     /// Whether `f` is included in the union of `gs`.
     fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
 
+    /// The parts of fact `f` at widening point `n`, each with its partition cell: the
+    /// engine widens a part only with an ancestor of the same cell (trace partitioning
+    /// at widening points). The parts must cover `f`. Default: `f` itself, cell 0.
+    fn split(&mut self, _cfg: &Cfg, _n: NodeId, f: &Self::Fact) -> Vec<(Self::Fact, u32)> {
+        vec![(f.clone(), 0)]
+    }
+
     /// A fact containing both `old` and `new` at widening point `n` (ideally their convex
     /// hull), or `None` if the domain cannot join (then the engine keeps `new`).
     fn join(&mut self, _cfg: &Cfg, _n: NodeId, _old: &Self::Fact, _new: &Self::Fact) -> Option<Self::Fact> {
@@ -85,4 +92,4 @@ mod tests;
 pub use dlc::DlcDomain;
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
-pub use dlc::{cur_dim, entry_dim};
+pub use dlc::{cur_dim, entry_dim, split_atom};

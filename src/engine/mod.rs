@@ -62,6 +62,8 @@ pub struct FactRec<F> {
     pub depth: u32,
     /// Whether widening or a hull merge enlarged it beyond what its derivation gives.
     pub widened: bool,
+    /// Its partition cell at a widening point ([`RelDomain::split`]); 0 elsewhere.
+    pub cell: u32,
 }
 
 /// Why the tabulation stopped. Running out of a budget is a value, not an error.
@@ -304,7 +306,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     /// point the fact is first merged with its ancestor when the disjunct bound is reached,
     /// and widened by it after the point's delay. Returns its id if it was added.
     fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
-        let mut fact = if n == ERROR_NODE || self.dead[n].is_empty() {
+        let fact = if n == ERROR_NODE || self.dead[n].is_empty() {
             fact
         } else {
             self.dom.forget(&fact, &self.dead[n])
@@ -312,44 +314,62 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         if self.is_entailed(n, &fact) {
             return None;
         }
-        let mut depth = 0;
-        let mut widened = false;
+        if !(self.budget.widening.enabled && self.points.is_point(n)) {
+            return Some(self.push(n, fact, origin, 0, false, 0));
+        }
+        let mut added = None;
+        for (part, cell) in self.dom.split(self.cfg, n, &fact) {
+            added = self.add_at_point(n, part, cell, origin).or(added);
+        }
+        added
+    }
+
+    /// Add one part (of partition cell `cell`) of a fact at widening point `n`.
+    fn add_at_point(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, origin: Origin) -> Option<FactId> {
         let w = &self.budget.widening;
-        if w.enabled && self.points.is_point(n) {
-            let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
-            let anc = self.ancestor(n, origin);
-            depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
-            let partner = anc.or_else(|| self.t.at_node[n].last().copied());
-            let mut merged = false;
-            if let Some(p) = partner {
-                if self.t.at_node[n].len() >= bound {
-                    let old = &self.t.facts[p.0 as usize].fact;
-                    if let Some(j) = self.dom.join(self.cfg, n, old, &fact) {
-                        fact = j;
-                        merged = true;
-                    }
+        let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
+        let anc = self.ancestor(n, cell, origin);
+        let depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
+        let partner = anc.or_else(|| {
+            self.t.at_node[n]
+                .iter()
+                .rev()
+                .find(|f| self.t.facts[f.0 as usize].cell == cell)
+                .copied()
+        });
+        let mut merged = false;
+        if let Some(p) = partner {
+            if self.t.at_node[n].len() >= bound {
+                let old = &self.t.facts[p.0 as usize].fact;
+                if let Some(j) = self.dom.join(self.cfg, n, old, &fact) {
+                    fact = j;
+                    merged = true;
                 }
-            }
-            let mut widen_now = false;
-            if let Some(a) = anc {
-                if depth >= delay {
-                    let old = &self.t.facts[a.0 as usize].fact;
-                    let refine = depth <= delay + REFINED_WIDENINGS;
-                    if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
-                        fact = x;
-                        widen_now = true;
-                    }
-                }
-            }
-            let ps = self.t.stats.points.entry(n).or_default();
-            ps.max_depth = ps.max_depth.max(depth);
-            ps.merges += u32::from(merged);
-            ps.widenings += u32::from(widen_now);
-            widened = merged || widen_now;
-            if widened && self.is_entailed(n, &fact) {
-                return None;
             }
         }
+        let mut widen_now = false;
+        if let Some(a) = anc {
+            if depth >= delay {
+                let old = &self.t.facts[a.0 as usize].fact;
+                let refine = depth <= delay + REFINED_WIDENINGS;
+                if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
+                    fact = x;
+                    widen_now = true;
+                }
+            }
+        }
+        let ps = self.t.stats.points.entry(n).or_default();
+        ps.max_depth = ps.max_depth.max(depth);
+        ps.merges += u32::from(merged);
+        ps.widenings += u32::from(widen_now);
+        let widened = merged || widen_now;
+        if self.is_entailed(n, &fact) {
+            return None;
+        }
+        Some(self.push(n, fact, origin, depth, widened, cell))
+    }
+
+    fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {
         let id = FactId(self.t.facts.len() as u32);
         self.t.facts.push(FactRec {
             node: n,
@@ -357,11 +377,12 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             origin,
             depth,
             widened,
+            cell,
         });
         self.t.at_node[n].push(id);
         self.t.stats.facts += 1;
         self.worklist.insert((self.rank[n], id));
-        Some(id)
+        id
     }
 
     fn is_entailed(&mut self, n: NodeId, fact: &D::Fact) -> bool {
@@ -380,7 +401,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     /// derivation backwards, the last fact at `n` of the same activation (loop heads), of
     /// the enclosing activation (recursive entries), or the exit fact of a nested
     /// activation of the same call-graph SCC (recursive exits).
-    fn ancestor(&self, n: NodeId, origin: Origin) -> Option<FactId> {
+    fn ancestor(&self, n: NodeId, cell: u32, origin: Origin) -> Option<FactId> {
         const WALK_LIMIT: usize = 1 << 16;
         let kind = self.points.kind[n];
         let scc = |f: FactId| {
@@ -409,7 +430,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 }
             };
             let rec = &self.t.facts[next.0 as usize];
-            if rec.node == n {
+            if rec.node == n && rec.cell == cell {
                 return Some(next);
             }
             cur = rec.origin;

@@ -25,7 +25,6 @@ pub enum Rel {
 
 impl Rel {
     /// Whether `v REL 0` holds.
-    #[cfg(test)]
     pub fn holds(self, v: &Q) -> bool {
         match self {
             Rel::Le => !v.is_positive(),
@@ -54,7 +53,6 @@ pub struct Constraint {
 
 /// The result of integer tightening: a constraint, or a truth value when no variable is
 /// left.
-#[cfg(test)]
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Tightened {
     /// Every point satisfies the constraint.
@@ -165,7 +163,6 @@ impl Constraint {
     }
 
     /// The truth value of a constraint without variables, `None` otherwise.
-    #[cfg(test)]
     pub fn truth(&self) -> Option<bool> {
         self.expr
             .is_constant()
@@ -196,7 +193,6 @@ impl Constraint {
     /// coefficients to coprime integers; then `e < 0` becomes `e + 1 ≤ 0`, `e ≤ 0` rounds
     /// its constant up (`g·s + c ≤ 0` becomes `s + ⌈c/g⌉ ≤ 0`), and an equality whose
     /// constant is not an integer after the scaling is false. No integer point is lost.
-    #[cfg(test)]
     pub fn tighten(&self) -> Tightened {
         if let Some(t) = self.truth() {
             return if t { Tightened::True } else { Tightened::False };

@@ -69,12 +69,12 @@ impl Conj {
             }
             out.eliminate_by_combination(d);
             if simplify {
-                out.remove_redundant();
+                out.remove_redundant_within(deadline);
             }
             dirty = false;
         }
         if dirty && simplify {
-            out.remove_redundant();
+            out.remove_redundant_within(deadline);
         }
         out
     }
@@ -234,6 +234,12 @@ impl Conj {
     /// some dimension in one direction cannot be implied by the others (when they are
     /// satisfiable). Sets the conjunction to `false` if it is empty.
     pub(super) fn remove_redundant(&mut self) {
+        self.remove_redundant_within(&Deadline::none());
+    }
+
+    /// [`Conj::remove_redundant`] that stops looking for redundant bounds once `deadline`
+    /// has expired (the result stays equivalent; it only keeps more rows).
+    pub(super) fn remove_redundant_within(&mut self, deadline: &Deadline) {
         if !self.feasible || self.rows.len() <= 1 {
             return;
         }
@@ -285,6 +291,9 @@ impl Conj {
             })
         };
         for (i, (key, r)) in rows.iter_mut().enumerate() {
+            if deadline.expired() {
+                break;
+            }
             let v = vars[i];
             let eq = r.is_equality();
             let mut implied = [false, false];

@@ -21,6 +21,14 @@ use crate::limits::Deadline;
 /// [`Conj::weak_join`]: Fourier–Motzkin over `2n + 1` eliminated dimensions grows fast.
 const HULL_MAX_DIMS: usize = 24;
 
+/// Above this many rows (of both operands together) the hull falls back to
+/// [`Conj::weak_join`].
+const HULL_MAX_ROWS: usize = 32;
+
+/// Time for one hull's projection; past it the hull falls back to [`Conj::weak_join`]
+/// (Fourier–Motzkin on the hull system can blow up).
+const HULL_BUDGET: std::time::Duration = std::time::Duration::from_millis(20);
+
 impl Conj {
     /// The same constraints over `domain` (tightened when that is [`Domain::Int`]).
     fn in_domain(&self, domain: Domain) -> Conj {
@@ -88,7 +96,7 @@ impl Conj {
         }
         let mut dims = self.dims();
         dims.extend(other.dims());
-        if dims.len() > HULL_MAX_DIMS || deadline.expired() {
+        if dims.len() > HULL_MAX_DIMS || self.rows.len() + other.rows.len() > HULL_MAX_ROWS || deadline.expired() {
             return self.weak_join(other);
         }
         let top = dims.iter().map(|d| d.0).max().unwrap_or(0) + 1;
@@ -128,8 +136,12 @@ impl Conj {
             sys.add(&Constraint::new(e, Rel::Le));
         }
         let elim: Vec<Dim> = y.values().copied().chain([lambda]).collect();
-        let p = sys.project_out_within(&elim, deadline);
-        if deadline.expired() {
+        let own = match deadline.remaining() {
+            Some(r) if r < HULL_BUDGET => Deadline::after(r),
+            _ => Deadline::after(HULL_BUDGET),
+        };
+        let p = sys.project_out_within(&elim, &own);
+        if own.expired() {
             return self.weak_join(other);
         }
         p.in_domain(self.domain)

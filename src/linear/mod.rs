@@ -30,7 +30,6 @@ pub use conj::Conj;
 pub use conj::Domain;
 pub use hull::threshold_family;
 pub use constraint::{Constraint, Rel};
-#[cfg(test)]
 pub use constraint::Tightened;
 pub use expr::LinExpr;
 
