@@ -8,7 +8,7 @@ use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, PointKind, Points, StopReason, Tabulation, Widening};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::refine::{refine, refine_widening, Refinement, MAX_DELAY};
+use crate::refine::{refine, refine_widening, Learnt, Refinement, MAX_DELAY};
 use crate::ids::NodeId;
 use crate::linear::{Conj, Constraint, Dim, Q};
 use crate::report::{counterexample, defined_behaviour_only, Engine, EngineRun, GiveUp, Invariant, Outcome, Proof, Verdict};
@@ -43,6 +43,9 @@ pub struct CheckOptions {
 /// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
 /// traces; the memory is only reserved, not committed).
 const CHECK_STACK_BYTES: usize = 512 << 20;
+
+/// Steps of the exact tabulation tried before the one with widening, per iteration.
+pub const EXACT_STEPS: u64 = 2500;
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
@@ -253,8 +256,9 @@ fn cegar(
             .map(|b| b.widening.clone())
             .unwrap_or_default()
     };
-    let mut learnt: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
-    let mut splits: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
+    let mut learnt = Learnt::default();
+    // Whether an exact tabulation ran out of its steps: then every later iteration widens.
+    let mut exact_failed = false;
     loop {
         let k = report.refinements;
         let t0 = Instant::now();
@@ -262,7 +266,7 @@ fn cegar(
         report.stats.abstract_ms += ms(t0.elapsed());
         if opts.show_abstractions {
             let mut text = crate::cfg::to_text(&phat);
-            text.push_str(&learnt_text(loaded, &phat, &widening, &learnt, &splits));
+            text.push_str(&learnt_text(loaded, &phat, &widening, &learnt));
             report.abstractions.push(text);
         }
         if debug {
@@ -277,14 +281,38 @@ fn cegar(
         budget.widening = widening.clone();
         let (max_steps, max_facts) = (budget.max_steps, budget.max_facts);
         let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
-        dom.learnt = learnt.clone();
-        dom.splits = splits.clone();
+        dom.learnt = learnt.thresholds.clone();
+        dom.splits = learnt.splits.clone();
         let t0 = Instant::now();
-        let tab = tabulate(&phat, &mut dom, budget);
+        // EUREKA's exact tabulation first, on a small step budget: it decides programs
+        // with small loop and recursion bounds exactly (and gives the cell refinement its
+        // precise traces); only if it does not converge there, tabulate with widening.
+        let mut tab = None;
+        if widening.enabled && !exact_failed {
+            let exact = Budget {
+                max_steps: budget.max_steps.min(EXACT_STEPS),
+                widening: Widening::off(),
+                ..budget.clone()
+            };
+            let t = tabulate(&phat, &mut dom, exact);
+            report.stats.engine_steps += t.stats.steps;
+            if matches!(t.stop, StopReason::StepLimit | StopReason::FactLimit) {
+                exact_failed = true;
+            } else {
+                tab = Some(t);
+            }
+        }
+        let tab = match tab {
+            Some(t) => t,
+            None => {
+                let t = tabulate(&phat, &mut dom, budget);
+                report.stats.engine_steps += t.stats.steps;
+                t
+            }
+        };
         report.stats.tabulate_ms += ms(t0.elapsed());
         report.stats.iterations += 1;
         report.stats.disjuncts += tab.stats.facts;
-        report.stats.engine_steps += tab.stats.steps;
         report.stats.summaries += tab.stats.summaries;
         report.stats.fm_projections += dom.stats.projections;
         report.stats.entailment_checks += dom.entail.checks;
@@ -409,7 +437,6 @@ fn cegar(
             id,
             &mut widening,
             &mut learnt,
-            &mut splits,
             solvers,
             deadline,
         );
@@ -617,12 +644,11 @@ fn learnt_text(
     loaded: &Loaded,
     phat: &crate::cfg::Cfg,
     widening: &Widening,
-    learnt: &BTreeMap<NodeId, Vec<Constraint>>,
-    splits: &BTreeMap<NodeId, Vec<Constraint>>,
+    learnt: &Learnt,
 ) -> String {
     let points = Points::of(phat);
     let mut s = String::new();
-    for (n, cs) in splits {
+    for (n, cs) in &learnt.splits {
         let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
         s.push_str(&format!(
             "// partition at {}: {}\n",
@@ -636,7 +662,7 @@ fn learnt_text(
             point_name(loaded, phat, &points, *n)
         ));
     }
-    for (n, cs) in learnt {
+    for (n, cs) in &learnt.thresholds {
         let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
         s.push_str(&format!(
             "// learnt thresholds at {}: {}\n",

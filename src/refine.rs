@@ -93,6 +93,15 @@ impl WideningLesson {
 /// Partition atoms per widening point, at most.
 pub const MAX_SPLITS: usize = 2;
 
+/// What the refinement of the widening has learnt so far, per widening point.
+#[derive(Clone, Debug, Default)]
+pub struct Learnt {
+    /// Thresholds (see [`crate::domain::DlcDomain::learnt`]).
+    pub thresholds: BTreeMap<NodeId, Vec<Constraint>>,
+    /// Partition atoms (see [`crate::domain::DlcDomain::splits`]).
+    pub splits: BTreeMap<NodeId, Vec<Constraint>>,
+}
+
 /// Delays are not raised beyond this (then only thresholds can make progress).
 pub const MAX_DELAY: u32 = 256;
 
@@ -111,8 +120,7 @@ pub fn refine_widening(
     tab: &Tabulation<Conj>,
     err: FactId,
     widening: &mut Widening,
-    learnt: &mut BTreeMap<NodeId, Vec<Constraint>>,
-    splits: &mut BTreeMap<NodeId, Vec<Constraint>>,
+    learnt: &mut Learnt,
     solvers: &Solvers,
     deadline: &Deadline,
 ) -> WideningLesson {
@@ -156,7 +164,7 @@ pub fn refine_widening(
             atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
         }
         let base = 2 * phat.vars.len() as u32;
-        let known = splits.entry(at).or_default();
+        let known = learnt.splits.entry(at).or_default();
         let before = known.len();
         for a in atoms {
             if known.len() >= MAX_SPLITS {
@@ -170,7 +178,7 @@ pub fn refine_widening(
             lesson.splits.push((at, known.len() - before));
         }
         if let Some(pre) = pre {
-            let known = learnt.entry(at).or_default();
+            let known = learnt.thresholds.entry(at).or_default();
             let before = known.len();
             for c in pre.iter().flat_map(|d| d.half_constraints()) {
                 for t in threshold_family(&c) {

@@ -41,13 +41,16 @@ impl Points {
         }
         let reach = call_reach(cfg);
         let np = cfg.procs.len();
-        let mut scc = Vec::with_capacity(np);
-        for p in 0..np {
-            let rep = (0..np)
-                .find(|&q| q == p || (reach[p][q] && reach[q][p]))
-                .unwrap_or(p);
-            scc.push(ProcId(rep as u32));
-            if reach[p][p] {
+        let scc: Vec<ProcId> = (0..np)
+            .map(|p| {
+                let rep = (0..np)
+                    .find(|&q| q == p || (reach[p][q] && reach[q][p]))
+                    .unwrap_or(p);
+                ProcId(rep as u32)
+            })
+            .collect();
+        for (p, row) in reach.iter().enumerate() {
+            if row[p] {
                 let pr = &cfg.procs[ProcId(p as u32)];
                 kind[pr.entry.0 as usize] = PointKind::RecEntry;
                 kind[pr.exit.0 as usize] = PointKind::RecExit;

@@ -233,6 +233,7 @@ impl Conj {
     /// warm-started), after a cheap exact filter: a bound that is the only one pushing
     /// some dimension in one direction cannot be implied by the others (when they are
     /// satisfiable). Sets the conjunction to `false` if it is empty.
+    #[cfg(test)]
     pub(super) fn remove_redundant(&mut self) {
         self.remove_redundant_within(&Deadline::none());
     }
