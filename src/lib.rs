@@ -135,7 +135,7 @@ pub use crate::report::{
 // The engines.
 pub use crate::bmc::{bmc, bmc_within, BmcOptions, BmcReport, Unwind};
 pub use crate::driver::{
-    check, check_within, CheckOptions, Report, Stats, DEFAULT_MAX_REFINEMENTS,
+    check, check_within, CheckOptions, PointReport, Report, Stats, DEFAULT_MAX_REFINEMENTS,
 };
 pub use crate::engine::Budget;
 pub use crate::portfolio::{check as portfolio, EngineChoice};

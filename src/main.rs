@@ -696,6 +696,25 @@ fn print_stats(s: &Stats, semantics: &Semantics) {
     out!("    entailment checks     {}", s.entailment_checks);
     out!("    entailment SMT calls  {}", s.entailment_smt_calls);
     out!("    trace checks (SMT)    {}", s.trace_checks);
+    out!("    widenings             {}", s.widenings);
+    out!("    hull merges           {}", s.hull_merges);
+    out!("    widening refinements  {}", s.widening_refinements);
+    for p in &s.widening_points {
+        out!(
+            "    widening point {}: {} widenings, {} merges, longest chain {}, delay {}, {} guard thresholds{}",
+            p.at,
+            p.widenings,
+            p.merges,
+            p.max_depth,
+            p.delay,
+            p.guard_thresholds,
+            if p.learnt.is_empty() {
+                String::new()
+            } else {
+                format!(", learnt: {}", p.learnt.join(", "))
+            }
+        );
+    }
     out!(
         "    time (ms): abstract {:.2}, tabulate {:.2}, trace check {:.2}, refine {:.2}",
         s.abstract_ms,

@@ -97,6 +97,12 @@ impl Loaded {
         self.cfg.has_arrays()
     }
 
+    /// The CFG (for the criterion benchmarks).
+    #[cfg(feature = "internals")]
+    pub fn cfg(&self) -> &Cfg {
+        &self.cfg
+    }
+
     /// The control-flow graph as text (`lpmc cfg`).
     pub fn cfg_text(&self) -> String {
         crate::cfg::to_text(&self.cfg)
