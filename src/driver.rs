@@ -648,26 +648,22 @@ fn learnt_text(
 ) -> String {
     let points = Points::of(phat);
     let mut s = String::new();
-    for (n, cs) in &learnt.splits {
-        let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
-        s.push_str(&format!(
-            "// partition at {}: {}\n",
-            point_name(loaded, phat, &points, *n),
-            ts.join(", ")
-        ));
-    }
+    let mut section = |what: &str, map: &BTreeMap<NodeId, Vec<Constraint>>| {
+        for (n, cs) in map {
+            let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
+            s.push_str(&format!(
+                "// {what} at {}: {}\n",
+                point_name(loaded, phat, &points, *n),
+                ts.join(", ")
+            ));
+        }
+    };
+    section("partition", &learnt.splits);
+    section("learnt thresholds", &learnt.thresholds);
     for (n, d) in &widening.delays {
         s.push_str(&format!(
             "// widening delay at {}: {d}\n",
             point_name(loaded, phat, &points, *n)
-        ));
-    }
-    for (n, cs) in &learnt.thresholds {
-        let ts: Vec<String> = cs.iter().map(|c| constraint_text(phat, c)).collect();
-        s.push_str(&format!(
-            "// learnt thresholds at {}: {}\n",
-            point_name(loaded, phat, &points, *n),
-            ts.join(", ")
         ));
     }
     s

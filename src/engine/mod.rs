@@ -318,14 +318,24 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             return Some(self.push(n, fact, origin, 0, false, 0));
         }
         let mut added = None;
-        for (part, cell) in self.dom.split(self.cfg, n, &fact) {
-            added = self.add_at_point(n, part, cell, origin).or(added);
+        let parts = self.dom.split(self.cfg, n, &fact);
+        let split = parts.len() > 1;
+        for (part, cell) in parts {
+            added = self.add_at_point(n, part, cell, split, origin).or(added);
         }
         added
     }
 
     /// Add one part (of partition cell `cell`) of a fact at widening point `n`.
-    fn add_at_point(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, origin: Origin) -> Option<FactId> {
+    /// `split`: the fact was split, so this part has not been checked for entailment yet.
+    fn add_at_point(
+        &mut self,
+        n: NodeId,
+        mut fact: D::Fact,
+        cell: u32,
+        split: bool,
+        origin: Origin,
+    ) -> Option<FactId> {
         let w = &self.budget.widening;
         let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
         let anc = self.ancestor(n, cell, origin);
@@ -363,7 +373,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         ps.merges += u32::from(merged);
         ps.widenings += u32::from(widen_now);
         let widened = merged || widen_now;
-        if self.is_entailed(n, &fact) {
+        if (widened || split) && self.is_entailed(n, &fact) {
             return None;
         }
         Some(self.push(n, fact, origin, depth, widened, cell))
