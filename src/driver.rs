@@ -47,6 +47,11 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 /// Steps of the exact tabulation tried before the one with widening, per iteration.
 pub const EXACT_STEPS: u64 = 2500;
 
+/// ... and on this much time (an exact tabulation's entailment checks grow with the
+/// number of disjuncts at a node, so long exact runs get slow before they run out of
+/// steps).
+pub const EXACT_TIME: Duration = Duration::from_millis(300);
+
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
 
@@ -292,11 +297,21 @@ fn cegar(
             let exact = Budget {
                 max_steps: budget.max_steps.min(EXACT_STEPS),
                 widening: Widening::off(),
+                deadline: deadline.sub(EXACT_TIME),
                 ..budget.clone()
             };
             let t = tabulate(&phat, &mut dom, exact);
             report.stats.engine_steps += t.stats.steps;
-            if matches!(t.stop, StopReason::StepLimit | StopReason::FactLimit) {
+            if debug {
+                eprintln!(
+                    "[lpmc] exact tabulation: {:?} after {} steps, {} ms",
+                    t.stop,
+                    t.stats.steps,
+                    t0.elapsed().as_millis()
+                );
+            }
+            let out_of_time = matches!(t.stop, StopReason::Exhausted(_)) && !deadline.expired();
+            if out_of_time || matches!(t.stop, StopReason::StepLimit | StopReason::FactLimit) {
                 exact_failed = true;
             } else {
                 tab = Some(t);
@@ -305,8 +320,19 @@ fn cegar(
         let tab = match tab {
             Some(t) => t,
             None => {
+                let t1 = Instant::now();
+                dom.entail.per_disjunct_only = widening.enabled;
                 let t = tabulate(&phat, &mut dom, budget);
                 report.stats.engine_steps += t.stats.steps;
+                if debug {
+                    eprintln!(
+                        "[lpmc] tabulation with widening: {:?} after {} steps, {} facts, {} ms",
+                        t.stop,
+                        t.stats.steps,
+                        t.stats.facts,
+                        t1.elapsed().as_millis()
+                    );
+                }
                 t
             }
         };
@@ -389,6 +415,12 @@ fn cegar(
                 })
                 .collect();
             eprintln!("[lpmc] infeasible trace: {}", w.join(" "));
+            for f in tab.path_facts(id) {
+                let r = tab.fact(f);
+                if r.widened {
+                    eprintln!("[lpmc]   at {}: {}", r.node.0, r.fact);
+                }
+            }
         }
         let mut cells_stuck = !cfg.has_arrays();
         if cfg.has_arrays() {

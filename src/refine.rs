@@ -108,13 +108,15 @@ pub const MAX_DELAY: u32 = 256;
 /// Refine the widening after the abstract error trace of fact `err` in `tab` (a tabulation
 /// of the abstraction `phat`) was found infeasible (Gulavani et al., TACAS 2008: widen
 /// later where the spurious trace was widened; Halbwachs' thresholds from the trace):
-/// - every widening point with a widened fact on the trace gets a longer delay (doubled,
-///   and longer than the chain that was widened), up to [`MAX_DELAY`];
 /// - at the last widened point on the trace, if the rest of the trace stays in one
 ///   activation (no call or exit), the states there from which that suffix reaches the
 ///   error are computed with the DLC domain (a pre-image, forward from a snapshot of the
 ///   variables); the threshold families of its constraints are learnt at that point, so
-///   that the next widenings can keep the states out of it.
+///   that the next widenings can keep the states out of it; partition atoms come from
+///   the branches of the last loop iteration and from the pre-image;
+/// - if nothing new was learnt that way, every widening point with a widened fact on the
+///   trace gets a longer delay (doubled, and longer than the chain that was widened), up
+///   to [`MAX_DELAY`].
 pub fn refine_widening(
     phat: &Cfg,
     tab: &Tabulation<Conj>,
@@ -129,19 +131,6 @@ pub fn refine_widening(
     let widened: Vec<usize> = (0..facts.len())
         .filter(|&i| tab.fact(facts[i]).widened)
         .collect();
-    let mut seen = BTreeSet::new();
-    for &i in &widened {
-        let r = tab.fact(facts[i]);
-        if !seen.insert(r.node) {
-            continue;
-        }
-        let old = widening.delay_at(r.node);
-        let new = (2 * old).max(r.depth + 1).min(MAX_DELAY);
-        if new > old {
-            widening.delays.insert(r.node, new);
-            lesson.delays.push((r.node, new));
-        }
-    }
     if let Some(&last) = widened.last() {
         let at = tab.fact(facts[last]).node;
         let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
@@ -190,6 +179,23 @@ pub fn refine_widening(
             if known.len() > before {
                 lesson.thresholds.push((at, known.len() - before));
             }
+        }
+    }
+    // Widen later only when nothing new was learnt to widen better with.
+    if lesson.is_progress() {
+        return lesson;
+    }
+    let mut seen = BTreeSet::new();
+    for &i in &widened {
+        let r = tab.fact(facts[i]);
+        if !seen.insert(r.node) {
+            continue;
+        }
+        let old = widening.delay_at(r.node);
+        let new = (2 * old).max(r.depth + 1).min(MAX_DELAY);
+        if new > old {
+            widening.delays.insert(r.node, new);
+            lesson.delays.push((r.node, new));
         }
     }
     lesson

@@ -58,6 +58,11 @@ pub struct Entailment {
     pub smt_calls: u64,
     /// SMT answers other than sat/unsat (treated as "not entailed").
     pub smt_unknown: u64,
+    /// Decide by the cheap per-disjunct test only (a fact is entailed when one disjunct
+    /// contains it). Used when tabulating with widening: missing an entailment by a union
+    /// only keeps a redundant fact (never unsound), and the widened chains at the widening
+    /// points still stabilise, since a stable widened fact is contained in its ancestor.
+    pub per_disjunct_only: bool,
 }
 
 impl Entailment {
@@ -88,6 +93,9 @@ impl Entailment {
         if gs.iter().any(|g| holds(g) && f.entails(g)) {
             self.cheap += 1;
             return true;
+        }
+        if self.per_disjunct_only {
+            return false;
         }
         // Only disjuncts compatible with f can help; if none or one is, the cheap test
         // was already complete.
@@ -507,6 +515,12 @@ fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
         if node.proc != Some(p) {
             continue;
         }
+        if let NodeKind::Assign { rhs, .. } = &node.kind {
+            for t in wrap_thresholds(rhs, base) {
+                push(t, &mut out);
+            }
+            continue;
+        }
         let (NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) = &node.kind else {
             continue;
         };
@@ -528,6 +542,38 @@ fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
                 push(t, &mut out);
             }
         }
+    }
+    out
+}
+
+/// C integers: for every conversion `(T)(e)` of a computed value in `rhs`, the range of
+/// `T` as bounds on `e` (`e ≥ T_MIN`, `e ≤ T_MAX`), so that a widening keeps the absence
+/// of wraparound when both of its operands have it. Only cases over variables (below
+/// dimension `base`) count.
+fn wrap_thresholds(rhs: &[crate::sema::Expr], base: u32) -> Vec<Constraint> {
+    use crate::sema::Expr;
+    let mut out = Vec::new();
+    for e in rhs {
+        e.visit(&mut |sub| {
+            let Expr::Wrap(w, a) = sub else { return };
+            if matches!(**a, Expr::Undef) {
+                return;
+            }
+            let mut fresh = Fresh::new(base);
+            let cases = flatten(a, &cur_dim, &mut fresh);
+            if cases.len() > MAX_GUARD_CASES {
+                return;
+            }
+            for (_, x) in cases {
+                if x.coeffs().is_empty() || x.coeffs().keys().any(|d| d.0 >= base) {
+                    continue;
+                }
+                let lo = LinExpr::constant(Q::from_integer(w.lo()));
+                let hi = LinExpr::constant(Q::from_integer(w.hi()));
+                out.push(Constraint::ge(&x, &lo));
+                out.push(Constraint::le(&x, &hi));
+            }
+        });
     }
     out
 }
@@ -764,6 +810,19 @@ impl RelDomain for DlcDomain {
 
     fn forget(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
         let dims: Vec<Dim> = vars.iter().map(|v| cur_dim(*v)).collect();
+        let present = f.dims();
+        if dims.iter().all(|d| !present.contains(d)) {
+            return f.clone();
+        }
+        self.stats.projections += 1;
+        f.project_out_within(&dims, &self.deadline)
+    }
+
+    fn forget_entry(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
+        let dims: Vec<Dim> = vars
+            .iter()
+            .flat_map(|v| [cur_dim(*v), entry_dim(*v)])
+            .collect();
         let present = f.dims();
         if dims.iter().all(|d| !present.contains(d)) {
             return f.clone();

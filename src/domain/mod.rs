@@ -53,6 +53,12 @@ pub trait RelDomain {
     /// Forget the values of `vars` (current copies), e.g. dead variables.
     fn forget(&mut self, f: &Self::Fact, vars: &[VarId]) -> Self::Fact;
 
+    /// Forget both the entry and the current values of `vars` (variables whose value at
+    /// a procedure's entry cannot matter). Default: keep `f` (always sound).
+    fn forget_entry(&mut self, f: &Self::Fact, _vars: &[VarId]) -> Self::Fact {
+        f.clone()
+    }
+
     /// Whether `f` is included in the union of `gs`.
     fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
 

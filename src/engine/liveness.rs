@@ -69,3 +69,102 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
     }
     IndexVec::from_raw(live)
 }
+
+/// The procedures at whose entry the return register `$ret` is dead: no path from the
+/// entry reads its entry value (directly, or in a callee, or by a callee not assigning it
+/// before a read), and every path to the exit assigns it (where the caller may read it).
+/// Its value on entry then cannot matter, so its entry copy need not be tracked.
+pub fn ret_dead_at_entry(cfg: &Cfg) -> Vec<bool> {
+    let n = cfg.nodes.len();
+    let ret = cfg.ret;
+    let nprocs = cfg.procs.len();
+    let callee = |v: usize| match &cfg.nodes[NodeId(v as u32)].kind {
+        NodeKind::Call { proc, .. } => Some(proc.0 as usize),
+        _ => None,
+    };
+    let writes = |v: usize| {
+        matches!(&cfg.nodes[NodeId(v as u32)].kind, NodeKind::Assign { lhs, .. } if lhs.contains(&ret))
+    };
+    // must[p]: every path from p's entry to its exit assigns $ret (greatest fixpoint:
+    // paths that recurse forever never reach the exit).
+    let mut must = vec![true; nprocs];
+    loop {
+        // unwritten[v]: some path from the entry of v's procedure to v has not assigned it.
+        let mut unwritten = vec![false; n];
+        for p in &cfg.procs {
+            unwritten[p.entry.0 as usize] = true;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for v in 0..n {
+                if !unwritten[v] || writes(v) || callee(v).is_some_and(|c| must[c]) {
+                    continue;
+                }
+                let next = match &cfg.nodes[NodeId(v as u32)].kind {
+                    NodeKind::Call { ret_point, .. } => vec![*ret_point],
+                    NodeKind::Exit => vec![],
+                    _ => cfg.succs(NodeId(v as u32)),
+                };
+                for s in next {
+                    if !unwritten[s.0 as usize] {
+                        unwritten[s.0 as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let next: Vec<bool> = cfg.procs.iter().map(|p| !unwritten[p.exit.0 as usize]).collect();
+        if next == must {
+            break;
+        }
+        must = next;
+    }
+    // live[v]: the value of $ret at v can be read (least fixpoint).
+    let mut live = vec![false; n];
+    let mut entry_live = vec![false; nprocs];
+    let reads = |e: &Expr| e.vars().contains(&ret);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for v in (0..n).rev() {
+            let node = NodeId(v as u32);
+            let inn = match &cfg.nodes[node].kind {
+                NodeKind::Exit => true,
+                NodeKind::Error | NodeKind::Stop => false,
+                NodeKind::Assign { lhs, rhs, next } => {
+                    rhs.iter().any(reads) || (live[next.0 as usize] && !lhs.contains(&ret))
+                }
+                NodeKind::Call { proc, args, ret_point } => {
+                    let c = proc.0 as usize;
+                    args.iter().any(reads)
+                        || entry_live[c]
+                        || (live[ret_point.0 as usize] && !must[c])
+                }
+                NodeKind::ArrayWrite { index, value, .. } => {
+                    reads(index) || reads(value) || cfg.succs(node).iter().any(|s| live[s.0 as usize])
+                }
+                NodeKind::ArrayInit { values, .. } => {
+                    values.iter().flatten().any(reads)
+                        || cfg.succs(node).iter().any(|s| live[s.0 as usize])
+                }
+                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
+                    reads(cond) || cfg.succs(node).iter().any(|s| live[s.0 as usize])
+                }
+                NodeKind::Skip { .. } => cfg.succs(node).iter().any(|s| live[s.0 as usize]),
+            };
+            if inn != live[v] {
+                live[v] = inn;
+                changed = true;
+            }
+        }
+        for (i, p) in cfg.procs.iter().enumerate() {
+            let l = live[p.entry.0 as usize];
+            if l != entry_live[i] {
+                entry_live[i] = l;
+                changed = true;
+            }
+        }
+    }
+    entry_live.iter().zip(&must).map(|(l, m)| !l && *m).collect()
+}

@@ -17,7 +17,7 @@ use crate::limits::{Deadline, Exhausted};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-pub use liveness::live_vars;
+pub use liveness::{live_vars, ret_dead_at_entry};
 pub use points::{PointKind, Points};
 
 /// Index of a fact in the engine's arena.
@@ -225,6 +225,8 @@ struct Engine<'a, D: RelDomain> {
     callers: IndexVec<ProcId, Vec<FactId>>,
     /// Variables not live at each node (forgotten when a fact is added there).
     dead: IndexVec<NodeId, Vec<VarId>>,
+    /// Procedure entries where `$ret` is dead ([`ret_dead_at_entry`]).
+    ret_dead_entries: BTreeSet<NodeId>,
     rank: IndexVec<NodeId, u32>,
     worklist: BTreeSet<(u32, FactId)>,
     start: Instant,
@@ -257,6 +259,12 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             },
             callers: IndexVec::from_raw(vec![Vec::new(); cfg.procs.len()]),
             dead: IndexVec::from_raw(dead),
+            ret_dead_entries: ret_dead_at_entry(cfg)
+                .iter()
+                .zip(&cfg.procs)
+                .filter(|(d, _)| **d)
+                .map(|(_, p)| p.entry)
+                .collect(),
             rank: order::rpo_rank(cfg),
             worklist: BTreeSet::new(),
             start: Instant::now(),
@@ -306,11 +314,14 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     /// point the fact is first merged with its ancestor when the disjunct bound is reached,
     /// and widened by it after the point's delay. Returns its id if it was added.
     fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
-        let fact = if n == ERROR_NODE || self.dead[n].is_empty() {
+        let mut fact = if n == ERROR_NODE || self.dead[n].is_empty() {
             fact
         } else {
             self.dom.forget(&fact, &self.dead[n])
         };
+        if self.ret_dead_entries.contains(&n) {
+            fact = self.dom.forget_entry(&fact, &[self.cfg.ret]);
+        }
         if self.is_entailed(n, &fact) {
             return None;
         }
@@ -358,14 +369,21 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             }
         }
         let mut widen_now = false;
-        if let Some(a) = anc {
-            if depth >= delay {
-                let old = &self.t.facts[a.0 as usize].fact;
-                let refine = depth <= delay + REFINED_WIDENINGS;
-                if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
-                    fact = x;
-                    widen_now = true;
-                }
+        // The fact to widen by: the ancestor after the delay; at a recursive entry or
+        // exit past the disjunct bound, also the partner it was merged with (contexts and
+        // summaries arrive from many chains, and merges alone may ascend forever).
+        let by = match anc {
+            Some(a) if depth >= delay => Some((a, depth <= delay + REFINED_WIDENINGS)),
+            _ if merged && self.points.kind[n] != PointKind::LoopHead => {
+                partner.map(|p| (p, true))
+            }
+            _ => None,
+        };
+        if let Some((a, refine)) = by {
+            let old = &self.t.facts[a.0 as usize].fact;
+            if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
+                fact = x;
+                widen_now = true;
             }
         }
         let ps = self.t.stats.points.entry(n).or_default();

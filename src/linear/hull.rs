@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use num_traits::Zero;
+use num_traits::{One, Signed, Zero};
 
 use super::conj::{Conj, Domain};
 use super::{Constraint, Dim, LinExpr, Rel, Q};
@@ -151,7 +151,8 @@ impl Conj {
     /// widening (the constraints of `self` that `newer` satisfies), the H79 refinement
     /// when `refine` (the constraints of the hull that can replace a dropped constraint
     /// of `self` without changing it, e.g. `x - y = 0` from `x = y = 0` and
-    /// `x = y = 1`), and every threshold both operands satisfy. The result contains both
+    /// `x = y = 1`, and the facets of the hull that both operands touch, e.g. `m + n ≤ k`
+    /// when `m` grows as `n` shrinks), and every threshold both operands satisfy. The result contains both
     /// operands, and its constraints come from `self`, the hull and `thresholds`.
     pub fn widen(
         &self,
@@ -195,7 +196,12 @@ impl Conj {
                     sys.add(&c);
                     sys.implies(&old[j])
                 });
-                if replaces {
+                // A facet of the hull on which both operands lie is a direction whose
+                // bound did not move (`m + n ≤ k` when one argument grows as the other
+                // shrinks): keep it as the standard widening keeps stable constraints.
+                if replaces
+                    || (is_octagonal(&c) && touches(self, &c) && touches(newer, &c))
+                {
                     out.add(&c);
                 }
             }
@@ -207,6 +213,21 @@ impl Conj {
         }
         out
     }
+}
+
+/// Whether `c` is `±x ± y ≤ k`: a sum or difference of two dimensions.
+fn is_octagonal(c: &Constraint) -> bool {
+    let coeffs = c.expr.coeffs();
+    coeffs.len() == 2 && coeffs.values().all(|a| a.abs().is_one())
+}
+
+/// Whether `p` (contained in `c`) touches the boundary of `c`: `p ∧ c.expr = 0` is
+/// satisfiable over the rationals.
+fn touches(p: &Conj, c: &Constraint) -> bool {
+    let mut q = p.clone();
+    q.domain = Domain::Rat;
+    q.add(&Constraint::new(c.expr.clone(), Rel::Eq));
+    !q.is_empty()
 }
 
 /// The thresholds derived from one atom `e ≤ 0`, `e < 0` or `e = 0`: the atom's linear
