@@ -112,6 +112,11 @@ enum Cmd {
         /// SAFE), or `all`: a portfolio where the first definite answer wins.
         #[arg(long, default_value = "all")]
         engine: lpmc::EngineChoice,
+        /// Also write a self-contained HTML page of the check: the program and its CFG,
+        /// every CEGAR iteration (precision, P̂k, the abstract trace on the source, the
+        /// unsat core and the cells it fixes), the verdict and a timeline.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -279,6 +284,7 @@ fn main() -> ExitCode {
             stats,
             check_bounds,
             engine,
+            report: report_file,
         } => {
             if let Some(t) = timeout {
                 if !(t.is_finite() && t > 0.0) {
@@ -298,10 +304,17 @@ fn main() -> ExitCode {
                     max_refinements,
                     show_abstractions,
                     check_bounds,
+                    explain: report_file.is_some(),
                     ..CheckOptions::default()
                 },
                 engine,
             );
+            if let Some(path) = &report_file {
+                if let Err(e) = std::fs::write(path, lpmc::html_report(&report)) {
+                    eprintln!("error: cannot write the report {}: {e}", path.display());
+                    return ExitCode::from(EXIT_INPUT);
+                }
+            }
             if json {
                 match serde_json::to_string(&report) {
                     Ok(s) => out!("{s}"),
