@@ -642,10 +642,11 @@ pub fn refined(iters: &mut [Iteration], cfg: &Cfg, r: &Refinement) {
         .iter()
         .map(|(a, k)| {
             let name = cfg.arrays[*a].name.clone();
-            let why = match accesses
-                .iter()
-                .find(|x| x.array == name && x.index == Some(*k))
-            {
+            // Refinement takes the reads first and the writes only when the reads give
+            // nothing new (`crate::refine::refine`): so does the explanation.
+            let fixes = |x: &&FixedAccess| x.array == name && x.index == Some(*k);
+            let read = accesses.iter().filter(|x| !x.write).find(fixes);
+            let why = match read.or_else(|| accesses.iter().find(fixes)) {
                 Some(x) => format!(
                     "the {} {} at step {} (line {}) is in the unsat core, and the trace before it fixes its index to {k}",
                     if x.write { "write" } else { "read" },

@@ -46,6 +46,10 @@ struct Laid {
     /// Forward edges (source, target, kind) and back edges.
     forward: Vec<(u32, u32, EdgeKind)>,
     back: Vec<(u32, u32, EdgeKind)>,
+    /// Per back edge: whether it runs up on the left (fewer boxes to cross there).
+    left: Vec<bool>,
+    /// The x of the left edge of the boxes (after the left lanes).
+    x0: f64,
     width: f64,
     height: f64,
 }
@@ -189,10 +193,22 @@ fn layout(members: &[u32], nodes: &BTreeMap<u32, &GNode>, node_w: f64) -> Laid {
     }
     let widest = layers.iter().map(Vec::len).max().unwrap_or(1).max(1);
     let inner_w = widest as f64 * (node_w + GAP_X) - GAP_X;
+    // A back edge runs up on the side of its source with fewer boxes in the source's rank.
+    let left: Vec<bool> = back
+        .iter()
+        .map(|(src, _, _)| {
+            let l = &layers[rank[src]];
+            let i = l.iter().position(|n| n == src).unwrap_or(0);
+            i < l.len() - 1 - i
+        })
+        .collect();
+    let n_left = left.iter().filter(|l| **l).count();
+    let n_right = left.len() - n_left;
+    let lanes_left = if n_left > 0 { LANE * (n_left as f64 + 1.0) } else { 0.0 };
     let mut pos = BTreeMap::new();
     for (r, l) in layers.iter().enumerate() {
         let w = l.len() as f64 * (node_w + GAP_X) - GAP_X;
-        let x0 = (inner_w - w) / 2.0;
+        let x0 = lanes_left + (inner_w - w) / 2.0;
         for (i, n) in l.iter().enumerate() {
             pos.insert(
                 *n,
@@ -206,8 +222,10 @@ fn layout(members: &[u32], nodes: &BTreeMap<u32, &GNode>, node_w: f64) -> Laid {
     Laid {
         pos,
         forward,
-        back: back.clone(),
-        width: inner_w + LANE * (back.len() as f64 + 1.0) + 8.0,
+        back,
+        left,
+        x0: lanes_left,
+        width: lanes_left + inner_w + LANE * (n_right as f64 + 1.0) + 8.0,
         height: TOP + nranks as f64 * (NODE_H + GAP_Y),
     }
 }
@@ -272,17 +290,24 @@ pub fn svg(
             edge_label(&mut body, *k, x1, y1);
         }
         // Back edges: out on the right, up in a lane, into the target's right side.
+        let (mut li, mut ri) = (0.0, 0.0);
         for (i, (s, t, k)) in laid.back.iter().enumerate() {
             let (sx, sy) = at(*s);
             let (tx, ty) = at(*t);
-            let lane = x_off + laid.width - 8.0 - LANE * (laid.back.len() - i) as f64;
-            let (x1, y1) = (sx + node_w, sy + NODE_H / 2.0);
-            let (x2, y2) = (tx + node_w, ty + NODE_H / 2.0);
+            let on_left = laid.left.get(i).copied().unwrap_or(false);
+            let (lane, x1, end) = if on_left {
+                li += 1.0;
+                (x_off + laid.x0 - LANE * li, sx, tx - 1.0)
+            } else {
+                ri += 1.0;
+                let lane = x_off + laid.width - 8.0 - LANE * ri;
+                (lane, sx + node_w, tx + node_w + 1.0)
+            };
+            let (y1, y2) = (sy + NODE_H / 2.0, ty + NODE_H / 2.0);
             let class = edge_class(*k, highlight.contains(&(*s, *t)), false);
             let _ = write!(
                 body,
-                r#"<path class="{class} back" d="M{x1:.1},{y1:.1} H{lane:.1} V{y2:.1} H{:.1}" marker-end="url(#arrow)"/>"#,
-                x2 + 1.0
+                r#"<path class="{class} back" d="M{x1:.1},{y1:.1} H{lane:.1} V{y2:.1} H{end:.1}" marker-end="url(#arrow)"/>"#
             );
             edge_label(&mut body, *k, x1, y1);
         }
@@ -319,7 +344,7 @@ pub fn svg(
     let mut s = String::new();
     let _ = write!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="cfg" role="img" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}"><title>{}</title><defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>{body}</svg>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="cfg" role="img" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}"><title>{}</title><defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>{body}</svg>"##,
         escape(title)
     );
     Some(s)
