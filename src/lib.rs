@@ -143,8 +143,8 @@ pub use crate::driver::{
 };
 pub use crate::engine::Budget;
 pub use crate::html::{
-    bar as html_bar, escape as html_escape, page as html_page, report as html_report,
-    verdict_class as html_verdict_class,
+    bar as html_bar, escape as html_escape, page as html_page, page_styled as html_page_styled,
+    report as html_report, verdict_class as html_verdict_class,
 };
 pub use crate::iteration::{
     AbstractStmt, AbstractTrace, AddedCell, CfgNodeView, EdgeKind, FixedAccess, Iteration,
