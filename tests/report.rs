@@ -252,3 +252,55 @@ fn cli_writes_the_report_and_fails_clearly_when_it_cannot() {
     assert!(err.contains("cannot write the report"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn regress_page_colours_verdicts_and_links_reports() {
+    use lpmc::tools::regress::{EngineResult, Row};
+    let res = |v: Option<Verdict>, ms: u128| {
+        EngineResult::status_only(v.map(|v| v.as_str()).unwrap_or("TIMEOUT"), v, ms)
+    };
+    let rows = vec![
+        Row {
+            program: "lp-programs/<a&b>.lp".into(),
+            expected: Some(Verdict::Safe),
+            cegar: res(Some(Verdict::Safe), 12),
+            bmc: res(Some(Verdict::Unsafe), 300),
+            portfolio: res(Some(Verdict::Safe), 10),
+            cbmc: None,
+        },
+        Row {
+            program: "p2.lp".into(),
+            expected: None,
+            cegar: res(None, 5000),
+            bmc: res(Some(Verdict::Unknown), 1),
+            portfolio: res(None, 5000),
+            cbmc: None,
+        },
+    ];
+    let link = |i: usize, _: &Row| (i == 0).then(|| "checks/001-x.html".to_string());
+    let html = lpmc::tools::regress_page::render_html(&rows, &link);
+    let doc = parse(&html).unwrap_or_else(|e| panic!("not well-formed: {e}"));
+    let trs: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.parent().is_some_and(|p| p.has_tag_name("tbody")))
+        .collect();
+    assert_eq!(trs.len(), 2);
+    // The wrong bmc verdict of the first row is marked, the link is there, names escaped.
+    assert!(has_class(trs[0], "wrong"));
+    assert!(!has_class(trs[1], "wrong"));
+    assert_eq!(
+        trs[0]
+            .descendants()
+            .filter(|n| n.has_tag_name("td") && has_class(*n, "wrong"))
+            .count(),
+        1
+    );
+    assert!(html.contains("<a href=\"checks/001-x.html\">lp-programs/&lt;a&amp;b&gt;.lp</a>"));
+    assert!(html.contains("UNSAFE (WRONG)"));
+    // One time bar per engine and row.
+    let bars = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("svg") && has_class(*n, "tbar"))
+        .count();
+    assert_eq!(bars, 6);
+}

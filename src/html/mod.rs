@@ -692,7 +692,7 @@ pub fn report(r: &Report) -> String {
     let mut body = String::new();
     let _ = write!(
         body,
-        "<header><h1>lpmc: <code>{}</code> is <span class=\"badge {}\">{}</span></h1><p class=\"muted\">{} CEGAR iteration(s), {} refinement(s), {} ms. Highlights: <span style=\"background:var(--trace)\">trace</span>, <span style=\"background:#fde2cc\">unsat core</span>, <span style=\"background:var(--rw)\">rewritten by the abstraction</span>.</p></header>\n",
+        "<header><h1>lpmc: <code>{}</code> is <span class=\"badge {}\">{}</span></h1><p class=\"muted\">{} CEGAR iteration(s), {} refinement(s), {} ms. Highlights: <span style=\"background:var(--trace)\">trace</span>, <span style=\"background:#fde2cc\">unsat core</span>, <span style=\"background:var(--rw)\">rewritten by the abstraction</span>.</p></header>",
         escape(&name),
         verdict_class(v),
         v.as_str(),
@@ -700,7 +700,7 @@ pub fn report(r: &Report) -> String {
         r.refinements,
         r.time_ms
     );
-    body.push_str("<nav>");
+    body.push_str("\n<nav>");
     if r.program.is_some() {
         body.push_str("<a href=\"#program\">Program</a>");
     }
