@@ -7,6 +7,7 @@ use crate::abstraction::{abstract_program, Precision};
 use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, PointKind, Points, StopReason, Tabulation, Widening};
 use crate::frontend::{Loaded, Semantics};
+use crate::iteration::{self, Clock, Iteration, ProgramView};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::refine::{refine, refine_widening, Learnt, Refinement, MAX_DELAY};
 use crate::ids::NodeId;
@@ -38,6 +39,11 @@ pub struct CheckOptions {
     pub solvers: Option<Solvers>,
     /// Tabulate exactly, without widening (EUREKA's behaviour; `--no-widening`).
     pub no_widening: bool,
+    /// Record every iteration in full, and the program, for `--report`: P̂k's
+    /// statements, the trace's steps, the array accesses of the unsat core (one more
+    /// solver session per iteration), the replayed run ([`Report::iterations`],
+    /// [`Report::program`]).
+    pub explain: bool,
 }
 
 /// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
@@ -135,6 +141,12 @@ pub struct Report {
     /// Per engine of a portfolio run (`crate::portfolio`): its verdict and time.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub engines: Vec<EngineRun>,
+    /// The CEGAR iterations (in full with [`CheckOptions::explain`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<Iteration>,
+    /// The program and its CFG (with [`CheckOptions::explain`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<ProgramView>,
 }
 
 impl Report {
@@ -148,12 +160,26 @@ impl Report {
             semantics: Semantics::default(),
             abstractions: Vec::new(),
             engines: Vec::new(),
+            iterations: Vec::new(),
+            program: None,
         }
     }
 
     /// The verdict.
     pub fn verdict(&self) -> Verdict {
         self.outcome.verdict()
+    }
+}
+
+/// The cumulative counters the iteration records are timed with.
+fn clock(s: &Stats) -> Clock {
+    Clock {
+        abstract_ms: s.abstract_ms,
+        tabulate_ms: s.tabulate_ms,
+        trace_ms: s.trace_ms,
+        refine_ms: s.refine_ms,
+        engine_steps: s.engine_steps,
+        smt_calls: s.entailment_smt_calls + u64::from(s.trace_checks),
     }
 }
 
@@ -204,9 +230,17 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
         Err(g) => Outcome::Unknown(g),
         Ok(instrumented) => {
             let loaded = instrumented.as_ref().unwrap_or(loaded);
-            cegar(loaded, opts, &solvers, deadline, &mut report)
+            let outcome = cegar(loaded, opts, &solvers, deadline, &mut report);
+            iteration::close(&mut report.iterations, clock(&report.stats));
+            if opts.explain {
+                report.program = Some(iteration::program_view(loaded));
+            }
+            outcome
         }
     };
+    if opts.explain && report.program.is_none() {
+        report.program = Some(iteration::program_view(loaded));
+    }
     // A give-up caused by the deadline says so, whatever layer noticed it.
     if let (Outcome::Unknown(_), Err(e)) = (&report.outcome, deadline.check()) {
         report.outcome = Outcome::Unknown(GiveUp::exhausted(e));
@@ -266,6 +300,7 @@ fn cegar(
     let mut exact_failed = false;
     loop {
         let k = report.refinements;
+        iteration::begin(&mut report.iterations, k, cfg, &precision, clock(&report.stats));
         let t0 = Instant::now();
         let phat = abstract_program(cfg, &precision);
         report.stats.abstract_ms += ms(t0.elapsed());
@@ -274,6 +309,7 @@ fn cegar(
             text.push_str(&learnt_text(loaded, &phat, &widening, &learnt));
             report.abstractions.push(text);
         }
+        iteration::abstraction(&mut report.iterations, loaded, &phat, opts.explain);
         if debug {
             eprintln!(
                 "[lpmc] iteration {k}: cells {:?}\n{}",
@@ -346,6 +382,7 @@ fn cegar(
         report.stats.widenings += dom.stats.widenings;
         report.stats.hull_merges += dom.stats.hulls;
         report.stats.widening_points = point_reports(loaded, &phat, &tab, &widening, &mut dom);
+        iteration::tabulated(&mut report.iterations, &tab.stop);
         let id = match tab.stop {
             StopReason::Converged => {
                 return Outcome::Safe(Proof {
@@ -373,10 +410,12 @@ fn cegar(
         let tr = Trace {
             path: tab.trace(id),
         };
+        iteration::traced(&mut report.iterations, loaded, &tr, opts.explain);
         let t0 = Instant::now();
         report.stats.trace_checks += 1;
         let feas = crate::trace::check_with(cfg, &tr, solvers.as_ref(), deadline);
         report.stats.trace_ms += ms(t0.elapsed());
+        iteration::checked(&mut report.iterations, loaded, &tr, &feas, solvers, deadline, opts.explain);
         let core = match feas {
             Err(e) => {
                 return Outcome::Unknown(GiveUp::Internal(format!(
@@ -430,6 +469,7 @@ fn cegar(
             let t0 = Instant::now();
             let r = refine(cfg, &tr, &core, &mut precision, solvers.as_ref(), deadline);
             report.stats.refine_ms += ms(t0.elapsed());
+            iteration::refined(&mut report.iterations, cfg, &r);
             if let Err(e) = deadline.check() {
                 return Outcome::Unknown(GiveUp::exhausted(e));
             }

@@ -67,11 +67,13 @@
 //! | 10 | `trace` | witness → trace → SSA query on the original program |
 //! | 11 | `refine`, `search` | unsat core → new array cells; concrete search for error runs |
 //! | 12 | `report` | the outcome types every engine shares |
-//! | 13 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 14 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 15 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 13 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 14 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 15 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 16 | `html` | the HTML report of a check ([`html_report`]), from the typed [`Report`] only |
+//! | 17 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
-//! Only the CLI (`main.rs`), the portfolio and [`tools`] use the driver. The internal modules are
+//! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
 //! criterion benchmarks (`benches/`).
 
@@ -108,10 +110,12 @@ internal_modules! {
     mod refine;
     mod search;
     mod report;
+    mod iteration;
     mod driver;
     mod bmc;
     mod portfolio;
     mod run;
+    mod html;
 }
 pub mod tools;
 
@@ -138,5 +142,13 @@ pub use crate::driver::{
     check, check_within, CheckOptions, PointReport, Report, Stats, DEFAULT_MAX_REFINEMENTS,
 };
 pub use crate::engine::Budget;
+pub use crate::html::{
+    bar as html_bar, escape as html_escape, page as html_page, page_styled as html_page_styled,
+    report as html_report, verdict_class as html_verdict_class,
+};
+pub use crate::iteration::{
+    AbstractStmt, AbstractTrace, AddedCell, CfgNodeView, EdgeKind, FixedAccess, Iteration,
+    IterationTimes, LineVisits, ProgramView, StepRef, TraceCheck,
+};
 pub use crate::portfolio::{check as portfolio, EngineChoice};
 pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};

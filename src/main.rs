@@ -112,6 +112,11 @@ enum Cmd {
         /// SAFE), or `all`: a portfolio where the first definite answer wins.
         #[arg(long, default_value = "all")]
         engine: lpmc::EngineChoice,
+        /// Also write a self-contained HTML page of the check: the program and its CFG,
+        /// every CEGAR iteration (precision, P̂k, the abstract trace on the source, the
+        /// unsat core and the cells it fixes), the verdict and a timeline.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -179,6 +184,14 @@ enum Cmd {
         /// The bound of the bounded engine (a number or `auto`).
         #[arg(long, default_value = "auto")]
         unwind: Unwind,
+        /// Also write the table as a self-contained HTML page, with verdict colours and
+        /// time bars.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Write each program's HTML check report (of the CEGAR engine) into this folder;
+        /// the `--report` page links to them.
+        #[arg(long, value_name = "DIR")]
+        report_dir: Option<PathBuf>,
     },
     /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
     /// and plot time against N.
@@ -226,7 +239,16 @@ fn main() -> ExitCode {
             timeout,
             format,
             unwind,
-        } => regress_cmd(&paths, timeout, format, unwind),
+            report,
+            report_dir,
+        } => regress_cmd(
+            &paths,
+            timeout,
+            format,
+            unwind,
+            report.as_deref(),
+            report_dir.as_deref(),
+        ),
         Cmd::Bmc {
             file,
             front,
@@ -279,6 +301,7 @@ fn main() -> ExitCode {
             stats,
             check_bounds,
             engine,
+            report: report_file,
         } => {
             if let Some(t) = timeout {
                 if !(t.is_finite() && t > 0.0) {
@@ -298,10 +321,17 @@ fn main() -> ExitCode {
                     max_refinements,
                     show_abstractions,
                     check_bounds,
+                    explain: report_file.is_some(),
                     ..CheckOptions::default()
                 },
                 engine,
             );
+            if let Some(path) = &report_file {
+                if let Err(e) = std::fs::write(path, lpmc::html_report(&report)) {
+                    eprintln!("error: cannot write the report {}: {e}", path.display());
+                    return ExitCode::from(EXIT_INPUT);
+                }
+            }
             if json {
                 match serde_json::to_string(&report) {
                     Ok(s) => out!("{s}"),
@@ -556,6 +586,8 @@ fn regress_cmd(
     timeout: f64,
     format: regress::Format,
     unwind: Unwind,
+    report: Option<&std::path::Path>,
+    report_dir: Option<&std::path::Path>,
 ) -> ExitCode {
     if !(timeout.is_finite() && timeout > 0.0) {
         eprintln!("error: --timeout must be a positive number of seconds");
@@ -577,9 +609,19 @@ fn regress_cmd(
         Unwind::Auto => "auto".to_string(),
         Unwind::Fixed(k) => k.to_string(),
     };
+    if let Some(d) = report_dir {
+        if let Err(e) = std::fs::create_dir_all(d) {
+            eprintln!(
+                "error: cannot create the report folder {}: {e}",
+                d.display()
+            );
+            return ExitCode::from(EXIT_INPUT);
+        }
+    }
     let opts = regress::RegressOptions {
         timeout_s: timeout,
         unwind,
+        report_dir: report_dir.map(|d| d.to_path_buf()),
     };
     let total = programs.len();
     let mut done = 0;
@@ -591,7 +633,35 @@ fn regress_cmd(
         );
     });
     outp!("{}", regress::render(&rows, format));
+    if let Some(page) = report {
+        let href = |i: usize, r: &regress::Row| {
+            let d = report_dir?;
+            let file = d.join(regress::report_name(i, &r.program));
+            file.is_file().then(|| relative_href(page, &file))
+        };
+        let html = lpmc::tools::regress_page::render_html(&rows, &href);
+        if let Err(e) = std::fs::write(page, html) {
+            eprintln!("error: cannot write the report {}: {e}", page.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    }
     ExitCode::from(regress::exit_status(&rows) as u8)
+}
+
+/// The link from the page `page` to `file`: relative when `file` is in `page`'s folder
+/// or below it, else absolute.
+fn relative_href(page: &std::path::Path, file: &std::path::Path) -> String {
+    let abs = |p: &std::path::Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let file = abs(file);
+    let base = abs(page).parent().map(|p| p.to_path_buf());
+    match base.as_deref().and_then(|b| file.strip_prefix(b).ok()) {
+        Some(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => format!("file://{}", file.display()),
+    }
 }
 
 fn print_bmc_report(file: &std::path::Path, r: &BmcReport) {

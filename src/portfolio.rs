@@ -195,6 +195,11 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     // The engines still running stop at their next poll.
     stop_all(Exhausted::Time);
     let elapsed = start.elapsed().as_millis();
+    let late_cegar = if opts.explain {
+        wait_for_cegar(&rx, &pending, &answers)
+    } else {
+        None
+    };
     let runs: Vec<EngineRun> = engines
         .iter()
         .map(|&e| match answers.iter().find(|a| a.engine == e) {
@@ -221,7 +226,11 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         .iter_mut()
         .find(|a| a.engine == Engine::Cegar)
         .and_then(|a| a.report.take())
+        .or(late_cegar)
         .unwrap_or_else(|| Report::new(Outcome::Unknown(GiveUp::Internal("not run".into()))));
+    if opts.explain && report.program.is_none() {
+        report.program = Some(crate::iteration::program_view(loaded));
+    }
     report.outcome = match winner {
         Some(i) => answers[i].outcome.clone(),
         None => unknown_reason(&engines, &answers, cancelled.as_ref().map(|c| &c.0)),
@@ -230,6 +239,28 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     report.time_ms = elapsed;
     report.semantics = loaded.semantics;
     report
+}
+
+/// For a report (`explain`) of a portfolio that another engine decided: the stopped CEGAR
+/// engine's report (the iterations it ran), if it comes within a short grace period. Its
+/// outcome is not an answer of the portfolio: the engine table still says it was stopped.
+fn wait_for_cegar(
+    rx: &mpsc::Receiver<Answer>,
+    pending: &[Engine],
+    answers: &[Answer],
+) -> Option<Report> {
+    if !pending.contains(&Engine::Cegar) || answers.iter().any(|a| a.engine == Engine::Cegar) {
+        return None;
+    }
+    let until = Instant::now() + 4 * GRACE;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(a) if a.engine == Engine::Cegar => return a.report,
+            Ok(_) => continue,
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// The reason of an UNKNOWN portfolio answer: an error reachable only through undefined

@@ -28,10 +28,12 @@ use std::path::{Path, PathBuf};
 /// | 10 | `trace` | witness → trace → SSA query on the original program |
 /// | 11 | `refine`, `search` | unsat core → new cells; concrete search for error runs |
 /// | 12 | `report` | the outcome types every engine shares |
-/// | 13 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 14 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 15 | `tools` | `regress` and `scale`, over the public API only |
-/// | 16 | `main` | the CLI |
+/// | 13 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
+/// | 14 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
+/// | 15 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 16 | `html` | the HTML report, an output layer over the typed report only |
+/// | 17 | `tools` | `regress` and `scale`, over the public API only |
+/// | 18 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
     &["diag", "ids", "limits", "testutil"],
     &["linear", "smt"],
@@ -46,8 +48,10 @@ const ORDER: &[&[&str]] = &[
     &["trace"],
     &["refine", "search"],
     &["report"],
+    &["iteration"],
     &["driver", "bmc"],
     &["portfolio", "run"],
+    &["html"],
     &["tools"],
     &["main"],
 ];
@@ -62,8 +66,8 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the
-/// portfolio runs it beside the other engines).
-const DRIVER_USERS: &[&str] = &["portfolio", "tools", "main"];
+/// portfolio runs it beside the other engines; `html` renders its report).
+const DRIVER_USERS: &[&str] = &["portfolio", "html", "tools", "main"];
 
 /// One reference from a file to a top-level module.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

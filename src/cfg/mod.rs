@@ -12,7 +12,7 @@ use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
 pub use bounds::check_bounds;
-pub use dot::{label as node_label, to_dot, to_text};
+pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 
 /// The assertion-failure node; reaching it means the program is unsafe.
 pub const ERROR_NODE: NodeId = NodeId(0);

@@ -3,4 +3,5 @@
 //! process (the `lpmc` binary) with a time limit. No core module imports them.
 
 pub mod regress;
+pub mod regress_page;
 pub mod scale;

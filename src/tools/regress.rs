@@ -579,6 +579,19 @@ pub fn run_engine(
     timeout_s: f64,
     unwind: &str,
 ) -> EngineResult {
+    run_engine_with(exe, engine, program, timeout_s, unwind, None)
+}
+
+/// [`run_engine`], and for `lpmc check` (CEGAR or the portfolio) the HTML report of the
+/// check written to `report` (`--report`).
+pub fn run_engine_with(
+    exe: &Path,
+    engine: Engine,
+    program: &Path,
+    timeout_s: f64,
+    unwind: &str,
+    report: Option<&Path>,
+) -> EngineResult {
     let mut cmd;
     match engine {
         Engine::Cegar | Engine::Portfolio => {
@@ -594,6 +607,9 @@ pub fn run_engine(
                 .arg("--json")
                 .arg("--timeout")
                 .arg(timeout_s.to_string());
+            if let Some(r) = report {
+                cmd.arg("--report").arg(r);
+            }
         }
         Engine::Bmc => {
             cmd = Command::new(exe);
@@ -682,6 +698,29 @@ pub struct RegressOptions {
     pub timeout_s: f64,
     /// The bmc bound (`auto` or a number).
     pub unwind: String,
+    /// Where to write each program's HTML check report (of the CEGAR engine), named by
+    /// [`report_name`] (`--report-dir`).
+    pub report_dir: Option<PathBuf>,
+}
+
+/// The file name of the check report of the `index`-th program (0-based) in
+/// `--report-dir`: its position and its file name, so that programs of the same name in
+/// different folders do not collide.
+pub fn report_name(index: usize, program: &str) -> String {
+    let stem: String = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{:03}-{stem}.html", index + 1)
 }
 
 /// Run both engines (and CBMC when available) on every program; `progress` is called
@@ -694,11 +733,23 @@ pub fn run_all(
 ) -> Vec<Row> {
     let cbmc = cbmc_available();
     let mut rows = Vec::new();
-    for p in programs {
+    for (i, p) in programs.iter().enumerate() {
+        let program = p.display().to_string();
+        let report = opts
+            .report_dir
+            .as_ref()
+            .map(|d| d.join(report_name(i, &program)));
         let row = Row {
-            program: p.display().to_string(),
             expected: expected_for_file(p),
-            cegar: run_engine(exe, Engine::Cegar, p, opts.timeout_s, &opts.unwind),
+            cegar: run_engine_with(
+                exe,
+                Engine::Cegar,
+                p,
+                opts.timeout_s,
+                &opts.unwind,
+                report.as_deref(),
+            ),
+            program,
             bmc: run_engine(exe, Engine::Bmc, p, opts.timeout_s, &opts.unwind),
             portfolio: run_engine(exe, Engine::Portfolio, p, opts.timeout_s, &opts.unwind),
             cbmc: cbmc.then(|| run_engine(exe, Engine::Cbmc, p, opts.timeout_s, &opts.unwind)),

@@ -560,6 +560,95 @@ pub fn fixed_indices(
     Ok(out)
 }
 
+/// One array access of a core step, for reports (`lpmc check --report`, issue 14).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreAccess {
+    /// The step.
+    pub step: usize,
+    /// The array.
+    pub array: ArrayId,
+    /// Whether it is a write (else a read).
+    pub write: bool,
+    /// The value the core constraints of the earlier steps fix its index to, if they do.
+    pub fixed: Option<i64>,
+}
+
+/// Every array access of the core steps of `t`, in step order, with the value its index
+/// is fixed to by the core constraints of the earlier steps (as in [`fixed_indices`],
+/// but every access is listed, reads and writes, fixed or not, in range or not). Inside
+/// a `push`/`pop` scope.
+pub fn core_accesses(
+    cfg: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    smt: &mut dyn SmtBackend,
+) -> Result<Vec<CoreAccess>, TraceError> {
+    validate(cfg, t)?;
+    let smt_err = |e: SmtError| invalid(0, format!("SMT error: {e}"));
+    smt.push().map_err(smt_err)?;
+    let r = core_accesses_in_scope(cfg, t, core, smt);
+    let popped = smt.pop();
+    let out = match r {
+        Ok(v) => v,
+        Err(Fail::Trace(e)) => return Err(e),
+        Err(Fail::Smt(e)) => return Err(smt_err(e)),
+    };
+    popped.map_err(smt_err)?;
+    Ok(out)
+}
+
+fn core_accesses_in_scope(
+    cfg: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    smt: &mut dyn SmtBackend,
+) -> Result<Vec<CoreAccess>, Fail> {
+    let enc = encode(cfg, &t.path, smt, false)?;
+    for a in &enc.aux {
+        smt.assert(a)?;
+    }
+    let steps: BTreeSet<usize> = core.iter().copied().filter(|s| *s < t.path.len()).collect();
+    let mut out = Vec::new();
+    for s in steps {
+        let acc = &enc.accesses[s];
+        let sat = !acc.is_empty() && smt.check_assuming(&[])? == SatResult::Sat;
+        // The model's values first (a later check replaces the model).
+        let mut values = Vec::new();
+        for a in acc {
+            values.push(match sat {
+                true => match smt.eval(&a.index)? {
+                    Value::Int(k) => Some(k),
+                    _ => None,
+                },
+                false => None,
+            });
+        }
+        for (a, v) in acc.iter().zip(values) {
+            let fixed = match v {
+                Some(k) => {
+                    let other = Term::ne(a.index.clone(), Term::int(k.clone()));
+                    if smt.check_assuming(&[other])? == SatResult::Unsat {
+                        k.to_i64()
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            };
+            out.push(CoreAccess {
+                step: s,
+                array: a.array,
+                write: a.write,
+                fixed,
+            });
+        }
+        for c in &enc.steps[s] {
+            smt.assert(c)?;
+        }
+    }
+    Ok(out)
+}
+
 fn fixed_in_scope(
     cfg: &Cfg,
     t: &Trace,
