@@ -9,7 +9,7 @@ use crate::engine::{tabulate, Budget, PointKind, Points, StopReason, Tabulation,
 use crate::frontend::{Loaded, Semantics};
 use crate::iteration::{self, Clock, Iteration, ProgramView};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::refine::{refine, refine_widening, Learnt, Refinement, MAX_DELAY};
+use crate::refine::{refine, refine_widening, Learnt, Refinement, WideningLesson, MAX_DELAY};
 use crate::ids::NodeId;
 use crate::linear::{Conj, Constraint, Dim, Q};
 use crate::report::{counterexample, defined_behaviour_only, Engine, EngineRun, GiveUp, Invariant, Outcome, Proof, Verdict};
@@ -525,6 +525,10 @@ fn cegar(
             )));
         }
         report.stats.widening_refinements += 1;
+        iteration::widening_refined(
+            &mut report.iterations,
+            lesson_text(loaded, &phat, &lesson, &learnt),
+        );
     }
 }
 
@@ -712,6 +716,33 @@ fn constraint_text(phat: &crate::cfg::Cfg, c: &Constraint) -> String {
 
 /// The learnt thresholds and raised delays, as comment lines after an abstraction's text
 /// (`--show-abstractions`).
+/// What one refinement of the widening learnt, per point, in the program's names.
+fn lesson_text(
+    loaded: &Loaded,
+    phat: &crate::cfg::Cfg,
+    lesson: &WideningLesson,
+    learnt: &Learnt,
+) -> Vec<String> {
+    let points = Points::of(phat);
+    let name = |n: NodeId| point_name(loaded, phat, &points, n);
+    let mut out = Vec::new();
+    for (n, k) in &lesson.splits {
+        let atoms = learnt.splits.get(n).map(Vec::as_slice).unwrap_or_default();
+        let new: Vec<String> = atoms[atoms.len().saturating_sub(*k)..]
+            .iter()
+            .map(|c| constraint_text(phat, c))
+            .collect();
+        out.push(format!("{}: partition by {}", name(*n), new.join(", ")));
+    }
+    for (n, k) in &lesson.thresholds {
+        out.push(format!("{}: {k} new thresholds", name(*n)));
+    }
+    for (n, d) in &lesson.delays {
+        out.push(format!("{}: widening delayed to visit {d}", name(*n)));
+    }
+    out
+}
+
 fn learnt_text(
     loaded: &Loaded,
     phat: &crate::cfg::Cfg,

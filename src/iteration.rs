@@ -43,6 +43,11 @@ pub struct Iteration {
     /// The cells the refinement added after this iteration, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub added: Vec<AddedCell>,
+    /// What the refinement of the widening learnt after this iteration, per widening
+    /// point (`loop at line 15: delay 6`), when its infeasible trace went through
+    /// widened facts and no cell was added.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub widening: Vec<String>,
     /// Where the time of this iteration went.
     pub times: IterationTimes,
     /// The cumulative clock when the iteration began.
@@ -627,6 +632,13 @@ pub fn checked(
 
 /// Record the cells a refinement added, with why: the first access of the core whose
 /// index the prefix fixes to the cell's index.
+/// Record what the refinement of the widening learnt after the current iteration.
+pub fn widening_refined(iters: &mut [Iteration], lessons: Vec<String>) {
+    if let Some(it) = iters.last_mut() {
+        it.widening = lessons;
+    }
+}
+
 pub fn refined(iters: &mut [Iteration], cfg: &Cfg, r: &Refinement) {
     let Some(it) = iters.last_mut() else {
         return;

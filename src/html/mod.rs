@@ -480,8 +480,14 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
                 escape(&a.why)
             );
         }
+    } else if !it.widening.is_empty() {
+        s.push_str("<h3>Refinement of the widening</h3><p>The trace went through widened facts and fixes no new cell; the next tabulation widens with:</p><ul>");
+        for w in &it.widening {
+            let _ = write!(s, "<li class=\"mono\">{}</li>", escape(w));
+        }
+        s.push_str("</ul>");
     } else if matches!(it.check, Some(TraceCheck::Infeasible { .. })) {
-        s.push_str("<h3>Refinement</h3><p class=\"note\">No array cell was added after this iteration (see the verdict, or the next iteration: the widening may have been refined).</p>");
+        s.push_str("<h3>Refinement</h3><p class=\"note\">No array cell was added after this iteration (see the verdict).</p>");
     }
     s.push_str("\n</section>\n");
     s
