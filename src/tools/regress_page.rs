@@ -61,7 +61,7 @@ pub fn render_html(rows: &[Row], link: &dyn Fn(usize, &Row) -> Option<String>) -
     let mut b = String::new();
     let _ = write!(
         b,
-        "<header><h1>lpmc regress: {} program(s)</h1><p class=\"muted\">{}</p><p class=\"legend\"><span><span class=\"badge safe\">SAFE</span> <span class=\"badge unsafe\">UNSAFE</span> <span class=\"badge unknown\">UNKNOWN</span> the verdicts</span><span>a red frame: WRONG (contradicts the expectation)</span><span>bars: time, on one scale (the longest: {} ms)</span></p></header>",
+        "<header><h1>lpmc regress: {} program(s)</h1><p class=\"muted\">{}</p><p class=\"legend\"><span><span class=\"badge safe\">SAFE</span> <span class=\"badge unsafe\">UNSAFE</span> <span class=\"badge none\">UNKNOWN</span> the verdicts</span><span>a red frame: WRONG (contradicts the expectation)</span><span>bars: time, on one scale (the longest: {} ms)</span></p></header>",
         rows.len(),
         escape(summary(rows).trim()),
         max_ms as u128
