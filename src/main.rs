@@ -107,6 +107,10 @@ enum Cmd {
         /// Also report every out-of-range array access as an error.
         #[arg(long)]
         check_bounds: bool,
+        /// Tabulate exactly, never widen (EUREKA's behaviour): loops and recursion with
+        /// large or symbolic bounds then end UNKNOWN at a budget.
+        #[arg(long)]
+        no_widening: bool,
         /// The engines: `cegar` (abstraction and refinement), `bmc` (bounded, growing
         /// bound), `search` (concrete runs guided by the program's constants; never
         /// SAFE), or `all`: a portfolio where the first definite answer wins.
@@ -300,6 +304,7 @@ fn main() -> ExitCode {
             show_abstractions,
             stats,
             check_bounds,
+            no_widening,
             engine,
             report: report_file,
         } => {
@@ -321,6 +326,7 @@ fn main() -> ExitCode {
                     max_refinements,
                     show_abstractions,
                     check_bounds,
+                    no_widening,
                     explain: report_file.is_some(),
                     ..CheckOptions::default()
                 },

@@ -195,3 +195,38 @@ fn run(cmd: &str, file: &Path, args: &[&str]) -> std::process::Output {
         .output()
         .expect("lpmc runs")
 }
+
+/// `--no-widening` is EUREKA's exact tabulation: a loop to 10^6 then runs into the time
+/// limit (UNKNOWN), while the default CEGAR engine proves it with a widened invariant.
+#[test]
+fn no_widening_is_the_exact_tabulation() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("lp-programs/widen_million.lp");
+    let out = run(
+        "check",
+        &file,
+        &["--engine", "cegar", "--timeout", "10", "--json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let t = Instant::now();
+    let out = run(
+        "check",
+        &file,
+        &[
+            "--engine",
+            "cegar",
+            "--no-widening",
+            "--timeout",
+            "1",
+            "--json",
+        ],
+    );
+    within("lpmc check --no-widening", t);
+    assert_eq!(out.status.code(), Some(20));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+}
