@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Precision {
     cells: BTreeMap<ArrayId, BTreeSet<i64>>,
+    /// Arrays with a symbolic cell `a_k` at a ghost index `k` (issue 12).
+    sym: BTreeSet<ArrayId>,
 }
 
 impl Precision {
@@ -26,6 +28,30 @@ impl Precision {
     pub fn add(&mut self, a: ArrayId, k: i64) -> bool {
         self.cells.entry(a).or_default().insert(k)
     }
+    /// The number of constant cells of `a`.
+    pub fn cells_of(&self, a: ArrayId) -> usize {
+        self.cells.get(&a).map_or(0, |s| s.len())
+    }
+    /// Stop tracking the constant cells of `a` (its symbolic cell covers them).
+    pub fn drop_cells(&mut self, a: ArrayId) {
+        self.cells.remove(&a);
+    }
+    /// Whether `a` has a symbolic cell.
+    pub fn is_symbolic(&self, a: ArrayId) -> bool {
+        self.sym.contains(&a)
+    }
+    /// Give `a` a symbolic cell; returns whether it is new.
+    pub fn add_symbolic(&mut self, a: ArrayId) -> bool {
+        self.sym.insert(a)
+    }
+    /// The arrays with a symbolic cell.
+    pub fn symbolic(&self) -> impl Iterator<Item = ArrayId> + '_ {
+        self.sym.iter().copied()
+    }
+    /// The names of the arrays with a symbolic cell, for reports.
+    pub fn symbolic_by_name(&self, cfg: &Cfg) -> Vec<String> {
+        self.sym.iter().map(|a| cfg.arrays[*a].name.clone()).collect()
+    }
     /// All `(array, cell)` pairs.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, i64)> + '_ {
         self.cells
@@ -36,9 +62,9 @@ impl Precision {
     pub fn len(&self) -> usize {
         self.cells.values().map(|s| s.len()).sum()
     }
-    /// Whether no cell is tracked.
+    /// Whether no cell is tracked, constant or symbolic.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len() == 0 && self.sym.is_empty()
     }
     /// The cells by array name, for reports (`{"a": [1]}`).
     pub fn by_name(&self, cfg: &Cfg) -> BTreeMap<String, Vec<i64>> {
@@ -73,6 +99,33 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         }
         cell_var.insert((a, k), v);
     }
+    // The symbolic cells: a global ghost index `k#a` (no initialisation: arbitrary, and
+    // never assigned) and the cell `a_k`, scoped like the array.
+    let mut sym: BTreeMap<ArrayId, (VarId, VarId)> = BTreeMap::new();
+    for a in precision.symbolic() {
+        let info = &cfg.arrays[a];
+        let ghost = out.vars.push(VarInfo {
+            name: format!("k#{}", info.name),
+            kind: VarKind::Ghost { array: a },
+            range: Range::Any,
+            span: info.span,
+        });
+        out.globals.push(ghost);
+        let cell = out.vars.push(VarInfo {
+            name: format!("{}_k", info.name),
+            kind: VarKind::SymCell {
+                array: a,
+                proc: info.proc,
+            },
+            range: info.range,
+            span: info.span,
+        });
+        match info.proc {
+            None => out.globals.push(cell),
+            Some(p) => out.procs[p].locals.push(cell),
+        }
+        sym.insert(a, (ghost, cell));
+    }
     let cells_of = |a: ArrayId| -> Vec<(i64, VarId)> {
         cell_var
             .range((a, i64::MIN)..=(a, i64::MAX))
@@ -82,9 +135,35 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     let ab = Abstractor {
         cfg,
         cells_of: &cells_of,
+        sym: &sym,
         fold: !precision.is_empty(),
+        inst: std::cell::RefCell::new(None),
     };
-    for node in out.nodes.iter_mut() {
+    let node_ids: Vec<crate::ids::NodeId> = out.nodes.indices().collect();
+    for id in node_ids {
+        // A node that reads a symbolic array gets a temporary for its instantiated read.
+        let reads_sym = match &out.nodes[id].kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().any(|e| ab.reads_symbolic(e)),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
+                ab.reads_symbolic(cond)
+            }
+            _ => false,
+        };
+        let inst_var = match (reads_sym, out.nodes[id].proc) {
+            (true, Some(p)) => {
+                let v = out.vars.push(VarInfo {
+                    name: format!("#inst{}", id.0),
+                    kind: VarKind::Temp(p),
+                    range: Range::Any,
+                    span: out.nodes[id].span,
+                });
+                out.procs[p].locals.push(v);
+                Some(v)
+            }
+            _ => None,
+        };
+        *ab.inst.borrow_mut() = inst_var.map(|v| (v, None));
+        let node = &mut out.nodes[id];
         let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
         node.kind = match kind {
             NodeKind::Assign { lhs, rhs, next } => NodeKind::Assign {
@@ -99,12 +178,14 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                 next,
             } => {
                 let cells = cells_of(array);
-                if cells.is_empty() {
+                let symbolic = sym.get(&array).copied();
+                if cells.is_empty() && symbolic.is_none() {
                     NodeKind::Skip { next }
                 } else {
                     let index = ab.expr(index);
                     let value = ab.expr(value);
-                    let rhs = cells
+                    let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
+                    let mut rhs: Vec<Expr> = cells
                         .iter()
                         .map(|(k, v)| {
                             Expr::Cond(
@@ -114,11 +195,19 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                             )
                         })
                         .collect();
-                    NodeKind::Assign {
-                        lhs: cells.iter().map(|(_, v)| *v).collect(),
-                        rhs,
-                        next,
+                    if let Some((ghost, cell)) = symbolic {
+                        // a_k = (0 ≤ i < size && i == k ? v : a_k)
+                        lhs.push(cell);
+                        rhs.push(Expr::Cond(
+                            Box::new(Expr::And(
+                                Box::new(ab.in_range(array, &index)),
+                                Box::new(eq(index.clone(), Expr::Var(ghost))),
+                            )),
+                            Box::new(value.clone()),
+                            Box::new(Expr::Var(cell)),
+                        ));
                     }
+                    NodeKind::Assign { lhs, rhs, next }
                 }
             }
             NodeKind::ArrayInit {
@@ -127,7 +216,8 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                 next,
             } => {
                 let cells = cells_of(array);
-                if cells.is_empty() {
+                let symbolic = sym.get(&array).copied();
+                if cells.is_empty() && symbolic.is_none() {
                     NodeKind::Skip { next }
                 } else {
                     // Arbitrary contents of a C array lie in its element type's range
@@ -136,7 +226,8 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                         Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
                         _ => Expr::Undef,
                     };
-                    let rhs = cells
+                    let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
+                    let mut rhs: Vec<Expr> = cells
                         .iter()
                         .map(|(k, _)| match &values {
                             None => arbitrary.clone(),
@@ -146,11 +237,24 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                                 .unwrap_or_else(|| Expr::int(0)),
                         })
                         .collect();
-                    NodeKind::Assign {
-                        lhs: cells.iter().map(|(_, v)| *v).collect(),
-                        rhs,
-                        next,
+                    if let Some((ghost, cell)) = symbolic {
+                        // The case split over the ghost: (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
+                        lhs.push(cell);
+                        rhs.push(match &values {
+                            None => arbitrary.clone(),
+                            Some(vs) => vs.iter().enumerate().rev().fold(
+                                Expr::int(0),
+                                |acc, (i, e)| {
+                                    Expr::Cond(
+                                        Box::new(eq(Expr::Var(ghost), Expr::int(i as i64))),
+                                        Box::new(ab.expr(e.clone())),
+                                        Box::new(acc),
+                                    )
+                                },
+                            ),
+                        });
                     }
+                    NodeKind::Assign { lhs, rhs, next }
                 }
             }
             NodeKind::Branch { cond, then, els } => NodeKind::Branch {
@@ -176,8 +280,15 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         if ab.fold {
             fold_node(&mut node.kind);
         }
+        if let Some((_, Some(r))) = ab.inst.borrow_mut().take() {
+            out.inst_reads.insert(id, r);
+        }
     }
     out
+}
+
+fn eq(a: Expr, b: Expr) -> Expr {
+    Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
 }
 
 /// Fold the constant sub-expressions of a node (e.g. the `(1 == 1) ? v : a_1` of a write
@@ -195,6 +306,10 @@ fn fold_node(kind: &mut NodeKind) {
 struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
     cfg: &'a Cfg,
     cells_of: &'a F,
+    /// The ghost and the symbolic cell of each array that has one.
+    sym: &'a BTreeMap<ArrayId, (VarId, VarId)>,
+    /// The current node's temporary for an instantiated read, and the read once made.
+    inst: std::cell::RefCell<Option<(VarId, Option<crate::cfg::InstRead>)>>,
     /// Fold constant sub-expressions (only when cells were introduced, so that P̂0 keeps
     /// the program's text).
     fold: bool,
@@ -225,6 +340,29 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
         self.reads(e)
     }
 
+    /// Whether `e` reads an array with a symbolic cell.
+    fn reads_symbolic(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.visit(&mut |x| found |= matches!(x, Expr::Read(a, _) if self.sym.contains_key(a)));
+        found
+    }
+
+    /// `0 ≤ index < size`.
+    fn in_range(&self, a: ArrayId, index: &Expr) -> Expr {
+        let size = match &self.cfg.arrays[a].size {
+            ArraySize::Const(n) => Expr::Const(BigInt::from(*n)),
+            ArraySize::Dynamic(sv) => Expr::Var(*sv),
+        };
+        Expr::And(
+            Box::new(Expr::Cmp(
+                CmpOp::Le,
+                Box::new(Expr::int(0)),
+                Box::new(index.clone()),
+            )),
+            Box::new(Expr::Cmp(CmpOp::Lt, Box::new(index.clone()), Box::new(size))),
+        )
+    }
+
     fn reads(&self, e: Expr) -> Expr {
         e.map_bottom_up(&mut |x| match x {
             Expr::Read(a, i) => {
@@ -233,6 +371,35 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                 let untracked = match self.cfg.arrays[a].range {
                     Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
                     _ => Expr::Undef,
+                };
+                // A symbolic cell: (0 ≤ i < size ? (i == k ? a_k : inst) : untracked),
+                // `inst` for the node's first such read only (later ones: untracked).
+                let untracked = match self.sym.get(&a) {
+                    None => untracked,
+                    Some(&(ghost, cell)) => {
+                        let mut slot = self.inst.borrow_mut();
+                        let other = match slot.as_mut() {
+                            Some((v, r @ None)) => {
+                                *r = Some(crate::cfg::InstRead {
+                                    index: (*i).clone(),
+                                    ghost,
+                                    cell,
+                                    inst: *v,
+                                });
+                                Expr::Var(*v)
+                            }
+                            _ => untracked.clone(),
+                        };
+                        Expr::Cond(
+                            Box::new(self.in_range(a, &i)),
+                            Box::new(Expr::Cond(
+                                Box::new(eq((*i).clone(), Expr::Var(ghost))),
+                                Box::new(Expr::Var(cell)),
+                                Box::new(other),
+                            )),
+                            Box::new(untracked),
+                        )
+                    }
                 };
                 cells.iter().rev().fold(untracked, |acc, (k, v)| {
                     Expr::Cond(

@@ -129,6 +129,9 @@ pub struct Report {
     pub refinements: u32,
     /// Tracked array cells per array name.
     pub cells: BTreeMap<String, Vec<i64>>,
+    /// The arrays with a symbolic cell `a_k` at a ghost index (issue 12).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbolic_cells: Vec<String>,
     /// Wall-clock time.
     pub time_ms: u128,
     /// Per-phase counters.
@@ -155,6 +158,7 @@ impl Report {
             outcome,
             refinements: 0,
             cells: BTreeMap::new(),
+            symbolic_cells: Vec::new(),
             time_ms: 0,
             stats: Stats::default(),
             semantics: Semantics::default(),
@@ -468,6 +472,9 @@ fn cegar(
             }
             let t0 = Instant::now();
             let r = refine(cfg, &tr, &core, &mut precision, solvers.as_ref(), deadline);
+            if debug {
+                eprintln!("[lpmc] cell refinement: {r:?} (core steps {core:?})");
+            }
             report.stats.refine_ms += ms(t0.elapsed());
             iteration::refined(&mut report.iterations, cfg, &r);
             if let Err(e) = deadline.check() {
@@ -477,6 +484,10 @@ fn cegar(
                 Refinement::NewCells(_) => {
                     report.refinements += 1;
                     report.cells = precision.by_name(cfg);
+                }
+                Refinement::NewSymbolic(_) => {
+                    report.refinements += 1;
+                    report.symbolic_cells = precision.symbolic_by_name(cfg);
                 }
                 Refinement::NoProgress => cells_stuck = true,
                 Refinement::Failed(why) => return Outcome::Unknown(GiveUp::SolverUnknown(why)),

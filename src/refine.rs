@@ -23,6 +23,8 @@ use std::sync::Arc;
 pub enum Refinement {
     /// These cells are new (already added to the precision).
     NewCells(Vec<(ArrayId, i64)>),
+    /// These arrays got a symbolic cell (the core reads them at indices it does not fix).
+    NewSymbolic(Vec<ArrayId>),
     /// The core fixes no index that is not tracked already.
     NoProgress,
     /// The solver could not answer.
@@ -37,6 +39,13 @@ pub fn cell_in_range(cfg: &Cfg, a: ArrayId, k: i64) -> bool {
         ArraySize::Dynamic(_) => k >= 0,
     }
 }
+
+/// An array with more cells than this ([`ArraySize::Const`]) or of variable size gets a
+/// symbolic cell once it has [`SYMBOLIC_AFTER_CELLS`] constant ones.
+pub const SYMBOLIC_AFTER_SIZE: u64 = 64;
+
+/// See [`SYMBOLIC_AFTER_SIZE`].
+pub const SYMBOLIC_AFTER_CELLS: usize = 4;
 
 /// Refine `precision` with the cells fixed by the core of the infeasible trace `t`.
 pub fn refine(
@@ -62,11 +71,61 @@ pub fn refine(
         let new: Vec<(ArrayId, i64)> = fixed
             .into_iter()
             .filter(|(a, k)| cell_in_range(cfg, *a, *k))
-            .filter(|(a, k)| precision.add(*a, *k))
+            // An array with a symbolic cell gets no more constant ones.
+            .filter(|(a, k)| !precision.is_symbolic(*a) && precision.add(*a, *k))
             .collect();
         if !new.is_empty() {
+            // A large or variable-size array whose constant cells keep growing (a loop
+            // over a symbolic bound enumerates them one by one) gets a symbolic cell too.
+            let grow: Vec<ArrayId> = new
+                .iter()
+                .map(|(a, _)| *a)
+                .filter(|a| {
+                    let large = match cfg.arrays[*a].size {
+                        ArraySize::Const(n) => n > SYMBOLIC_AFTER_SIZE,
+                        ArraySize::Dynamic(_) => true,
+                    };
+                    large && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS
+                })
+                .collect();
+            let sym: Vec<ArrayId> = grow.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
+            if !sym.is_empty() {
+                // The symbolic cell covers every cell: the enumerated ones only add
+                // disjuncts.
+                for a in &sym {
+                    precision.drop_cells(*a);
+                }
+                return Refinement::NewSymbolic(sym);
+            }
             return Refinement::NewCells(new);
         }
+    }
+    // No constant cell is new: a symbolic cell (issue 12) for every array read in a core
+    // step, or in the step into the error (whose read the abstraction made `u`, while the
+    // core may blame a widened loop count instead), that has none yet.
+    let mut sym = Vec::new();
+    // The step into the error: the last step that is not the error node.
+    let last = t.path.iter().rposition(|n| *n != ERROR_NODE);
+    for &i in core.iter().chain(last.as_ref()) {
+        let Some(&n) = t.path.get(i) else { continue };
+        let mut reads = |e: &crate::sema::Expr| {
+            e.visit(&mut |x| {
+                if let crate::sema::Expr::Read(a, _) = x {
+                    if !sym.contains(a) {
+                        sym.push(*a);
+                    }
+                }
+            })
+        };
+        match &cfg.nodes[n].kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().for_each(&mut reads),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads(cond),
+            _ => {}
+        }
+    }
+    let new: Vec<ArrayId> = sym.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
+    if !new.is_empty() {
+        return Refinement::NewSymbolic(new);
     }
     Refinement::NoProgress
 }
@@ -139,12 +198,36 @@ pub fn refine_widening(
         let mut atoms: Vec<Constraint> = Vec::new();
         if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
             for f in &facts[prev..last] {
-                if let NodeKind::Branch { cond, .. } = &phat.nodes[tab.fact(*f).node].kind {
+                let mut cases = |cond: &crate::sema::Expr| {
                     let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
                     let dnf = guard(cond, true, &cur_dim, &mut fresh);
                     if let [case] = dnf.as_slice() {
                         atoms.extend(case.iter().filter_map(split_atom));
                     }
+                };
+                match &phat.nodes[tab.fact(*f).node].kind {
+                    NodeKind::Branch { cond, .. } => cases(cond),
+                    // A write to a symbolic cell at index `e` (issue 12): the cells below
+                    // `e` are the ones written so far, so partition by `k < e`.
+                    NodeKind::Assign { lhs, rhs, .. } => {
+                        for (y, e) in lhs.iter().zip(rhs) {
+                            if !matches!(phat.vars[*y].kind, crate::sema::VarKind::SymCell { .. }) {
+                                continue;
+                            }
+                            e.visit(&mut |x| {
+                                if let crate::sema::Expr::Cmp(crate::sema::CmpOp::Eq, i, g) = x {
+                                    if matches!(**g, crate::sema::Expr::Var(_)) {
+                                        cases(&crate::sema::Expr::Cmp(
+                                            crate::sema::CmpOp::Lt,
+                                            g.clone(),
+                                            i.clone(),
+                                        ));
+                                    }
+                                }
+                            });
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

@@ -100,6 +100,7 @@ impl<'p> Builder<'p> {
             global_arrays: prog.global_arrays.iter().map(|(a, _)| *a).collect(),
             ret: prog.ret,
             main: prog.main,
+            inst_reads: Default::default(),
         };
         for node in cfg.nodes.iter() {
             {

@@ -141,6 +141,27 @@ pub struct Cfg {
     pub ret: VarId,
     /// `main`.
     pub main: ProcId,
+    /// In an abstraction with symbolic cells (issue 12): the nodes whose array read at a
+    /// symbolic array is instantiated from the node's own facts (see
+    /// [`crate::abstraction`]). Empty in a program's CFG.
+    pub inst_reads: std::collections::BTreeMap<NodeId, InstRead>,
+}
+
+/// A read `a[index]` of an array with a symbolic cell, in P̂ the expression
+/// `(0 ≤ index < size ? (index == k ? a_k : inst) : u)`: the value `inst` of a cell other
+/// than the ghost's is constrained by the facts at the same node with the ghost `k` at
+/// `index` and `a_k` at `inst` (Monniaux–Gonnord's rule for reads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstRead {
+    /// The index (an expression of P̂).
+    pub index: Expr,
+    /// The ghost index `k` of the array.
+    pub ghost: VarId,
+    /// The symbolic cell `a_k`.
+    pub cell: VarId,
+    /// The read's value when the index is not the ghost's (a temporary of the node's
+    /// procedure).
+    pub inst: VarId,
 }
 
 impl Cfg {

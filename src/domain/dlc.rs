@@ -655,8 +655,23 @@ fn fold_in(
 impl RelDomain for DlcDomain {
     type Fact = Conj;
 
-    fn initial(&mut self, _cfg: &Cfg) -> Conj {
-        Conj::top()
+    fn initial(&mut self, cfg: &Cfg) -> Conj {
+        // A ghost index (issue 12) ranges over its array's cells: `0 ≤ k` and, for a
+        // fixed size n, `k < n` (cells out of range are never read or written).
+        let mut c = Conj::top();
+        for (v, info) in cfg.vars.iter_enumerated() {
+            let crate::sema::VarKind::Ghost { array } = info.kind else {
+                continue;
+            };
+            for d in [cur_dim(v), entry_dim(v)] {
+                let k = LinExpr::var(d);
+                c.add(&Constraint::ge(&k, &LinExpr::int(0)));
+                if let crate::sema::ArraySize::Const(n) = cfg.arrays[array].size {
+                    c.add(&Constraint::le(&k, &LinExpr::constant(Q::from_integer((n as i64 - 1).into()))));
+                }
+            }
+        }
+        c
     }
 
     fn post(&mut self, cfg: &Cfg, f: &Conj, n: NodeId, succ_index: usize) -> Vec<Conj> {
@@ -816,6 +831,49 @@ impl RelDomain for DlcDomain {
         }
         self.stats.projections += 1;
         f.project_out_within(&dims, &self.deadline)
+    }
+
+    /// Monniaux–Gonnord's read rule: the facts at a node hold for every value of the
+    /// ghost `k` (it is arbitrary and never assigned), so a state of `f` reading cell `i`
+    /// of the array, with the other variables (current and entry copies) as they are, lies
+    /// in some fact `g` at the node with `k := i` and `a_k :=` the value read. `g`'s entry
+    /// copy of `a_k` (the cell at `i` on entry) becomes a fresh, existential dimension.
+    fn instantiate(&mut self, cfg: &Cfg, f: &Conj, g: &Conj, read: &crate::cfg::InstRead) -> Vec<Conj> {
+        self.stats.transfers += 1;
+        let inst = cur_dim(read.inst);
+        let f0 = self.forget(f, &[read.inst]);
+        let mut fresh = Self::fresh(cfg);
+        let base = fresh.peek();
+        let mut out = Vec::new();
+        for (guards, at) in flatten(&read.index, &cur_dim, &mut fresh) {
+            let (y1, y2, y3) = (fresh.dim(), fresh.dim(), fresh.dim());
+            let (cell, cell0, inst0) = (cur_dim(read.cell), entry_dim(read.cell), entry_dim(read.inst));
+            let g2 = g
+                .rename(&|d| {
+                    if d == cell {
+                        inst
+                    } else if d == cell0 {
+                        y1
+                    } else if d == inst {
+                        y2
+                    } else if d == inst0 {
+                        y3
+                    } else {
+                        d
+                    }
+                })
+                .substitute(cur_dim(read.ghost), &at)
+                .substitute(entry_dim(read.ghost), &at);
+            let mut c = f0.and(&g2);
+            for k in &guards {
+                c.add(k);
+            }
+            let dims = Self::fresh_dims(&c, base);
+            if let Some(p) = self.project(c, &dims) {
+                out.push(p);
+            }
+        }
+        out
     }
 
     fn forget_entry(&mut self, f: &Conj, vars: &[VarId]) -> Conj {

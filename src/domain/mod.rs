@@ -59,6 +59,20 @@ pub trait RelDomain {
         f.clone()
     }
 
+    /// Constrain the value of the instantiated read `read` at node `n` (issue 12): `f`
+    /// with the read's temporary set to a cell value that the partner fact `g` (a fact at
+    /// the same node) allows at the ghost index `read.index`. Default: the temporary is
+    /// forgotten (any value; always sound).
+    fn instantiate(
+        &mut self,
+        _cfg: &Cfg,
+        f: &Self::Fact,
+        _g: &Self::Fact,
+        read: &crate::cfg::InstRead,
+    ) -> Vec<Self::Fact> {
+        vec![self.forget(f, &[read.inst])]
+    }
+
     /// Whether `f` is included in the union of `gs`.
     fn entailed(&mut self, f: &Self::Fact, gs: &[&Self::Fact]) -> bool;
 

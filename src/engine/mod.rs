@@ -518,6 +518,37 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 }
                 None
             }
+            _ if cfg.inst_reads.contains_key(&n) => {
+                // An instantiated read (issue 12): pair the new fact with every fact at
+                // the node, as state and as partner (later facts pair with it in turn).
+                let read = &cfg.inst_reads[&n];
+                let mut pairs = Vec::new();
+                for &g in &self.t.at_node[n] {
+                    pairs.push((id, g));
+                    if g != id {
+                        pairs.push((g, id));
+                    }
+                }
+                for (st, pa) in pairs {
+                    if self.budget.deadline.expired() {
+                        return None;
+                    }
+                    let sf = self.t.facts[st.0 as usize].fact.clone();
+                    let pf = self.t.facts[pa.0 as usize].fact.clone();
+                    for f2 in self.dom.instantiate(cfg, &sf, &pf, read) {
+                        for (i, succ) in cfg.succs(n).into_iter().enumerate() {
+                            for f in self.dom.post(cfg, &f2, n, i) {
+                                if let Some(new) = self.add(succ, f, Origin::Step { pred: st }) {
+                                    if succ == ERROR_NODE {
+                                        return Some(new);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                None
+            }
             _ => {
                 for (i, succ) in cfg.succs(n).into_iter().enumerate() {
                     for f in self.dom.post(cfg, &fact, n, i) {

@@ -396,7 +396,6 @@ impl Conj {
     }
 
     /// Replaces `x_d` by `e` everywhere.
-    #[cfg(test)]
     pub fn substitute(&self, d: Dim, e: &LinExpr) -> Conj {
         self.map_rows(|key| {
             let lin = LinExpr::from_parts(key.iter().map(|(x, a)| (*x, a.clone())), Q::zero());

@@ -23,6 +23,20 @@ pub enum VarKind {
     Ret,
     /// The hidden size of a variable-length array of a procedure.
     ArraySize(ProcId),
+    /// The ghost index `k` of an array's symbolic cell (issue 12): a global, arbitrary
+    /// within the array's range at the start, never assigned.
+    Ghost {
+        /// The array.
+        array: ArrayId,
+    },
+    /// The symbolic cell `a_k` of an array (issue 12): the cell at the array's ghost index
+    /// `k`, a global that is arbitrary and never assigned; scoped like its array.
+    SymCell {
+        /// The array.
+        array: ArrayId,
+        /// The array's procedure (`None` for a global array).
+        proc: Option<ProcId>,
+    },
     /// An explicit array cell `a_k` added by refinement (paper §2); scoped like its array.
     Cell {
         /// The array.
@@ -38,8 +52,8 @@ impl VarKind {
     /// The procedure owning the variable, or `None` for globals.
     pub fn proc(self) -> Option<ProcId> {
         match self {
-            VarKind::Global | VarKind::Ret => None,
-            VarKind::Cell { proc, .. } => proc,
+            VarKind::Global | VarKind::Ret | VarKind::Ghost { .. } => None,
+            VarKind::Cell { proc, .. } | VarKind::SymCell { proc, .. } => proc,
             VarKind::Formal(p) | VarKind::Local(p) | VarKind::Temp(p) | VarKind::ArraySize(p) => {
                 Some(p)
             }
