@@ -4,6 +4,27 @@
 //! parallel assignment `a_k1, ..., a_kn = (e1 == k1 ? e2 : a_k1), ...` (a skip when n = 0).
 //! Cells are new scalars of the array's scope. Node ids are preserved, so a trace of P̂ is a
 //! trace of P.
+//!
+//! **Symbolic cells** (issue 12, after Monniaux–Gonnord's cell morphing). An array `a` can
+//! also get one cell `a_k` at a *ghost* index `k#a`: a global that is never assigned and,
+//! at the start, any in-range index (the domain's initial fact, see
+//! [`crate::domain::DlcDomain`]). A write `a[i] = v` becomes
+//! `a_k = (0 ≤ i < size && i == k ? v : a_k)`; an initialisation gives `a_k` the value of
+//! cell `k` (arbitrary, or the initialiser's case split over `k`). A read `a[i]` becomes
+//! `(0 ≤ i < size ? (i == k ? a_k : inst) : u)`, where `inst` is a temporary of the node
+//! (its first such read; further ones read `u`), recorded in [`Cfg::inst_reads`]. The
+//! engine constrains `inst` with Monniaux–Gonnord's read rule: it pairs a fact `f` at the
+//! node with every fact `g` there, and conjoins `g` with `k := i`, `a_k := inst` (and a
+//! fresh entry copy of `a_k`).
+//!
+//! Why this over-approximates P: read P̂'s states as `(s, k, a_k)` with `a_k = s.a[k]`.
+//! For a run of P and *every* in-range `k`, the run of P̂ with that ghost tracks `a[k]`
+//! exactly (a write changes `a_k` exactly when it writes cell `k`, an out-of-range access
+//! never does). So the union of the facts at a node holds `(s, k, s.a[k])` for every
+//! in-range `k`, with the same `s`, entry copies included. A read of cell `i ≠ k` thus
+//! finds some fact `g` with `(s, i, s.a[i]) ∈ g`: conjoining `g` at `k := i` keeps the
+//! true value of `inst`. The pairing is redone whenever a fact arrives at the node, so at
+//! convergence every pair has been applied. A read out of range is `u`, as in P.
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, VarId};

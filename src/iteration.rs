@@ -30,6 +30,12 @@ pub struct Iteration {
     pub k: u32,
     /// The precision of P̂k: the tracked cells per array name.
     pub cells: BTreeMap<String, Vec<i64>>,
+    /// The arrays with a symbolic cell `a_k` in P̂k (issue 12).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbolic: Vec<String>,
+    /// The arrays that got a symbolic cell after this iteration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub added_symbolic: Vec<String>,
     /// P̂k, one statement per CFG node (recorded with `explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub abstraction: Vec<AbstractStmt>,
@@ -359,6 +365,7 @@ pub fn begin(iters: &mut Vec<Iteration>, k: u32, cfg: &Cfg, precision: &Precisio
     iters.push(Iteration {
         k,
         cells: precision.by_name(cfg),
+        symbolic: precision.symbolic_by_name(cfg),
         start: now,
         ..Iteration::default()
     });
@@ -643,6 +650,10 @@ pub fn refined(iters: &mut [Iteration], cfg: &Cfg, r: &Refinement) {
     let Some(it) = iters.last_mut() else {
         return;
     };
+    if let Refinement::NewSymbolic(arrays) = r {
+        it.added_symbolic = arrays.iter().map(|a| cfg.arrays[*a].name.clone()).collect();
+        return;
+    }
     let Refinement::NewCells(cells) = r else {
         return;
     };

@@ -161,3 +161,40 @@ fn unsupported_constructs_are_unknown_with_a_position() {
     );
     assert!(r.outcome.reason().contains("2:"), "{}", r.outcome.reason());
 }
+
+/// Symbolic cells (issue 12): a ∀-property of an array of any size (1000, 10^6, a
+/// variable-length array of symbolic size) is proved by the CEGAR engine with one cell
+/// `a_k` at a ghost index, after the same refinements whatever the size; the unsafe
+/// twins are never SAFE.
+#[test]
+fn symbolic_cells_prove_forall_properties_whatever_the_size() {
+    let run = |name: &str, timeout_s: f64| {
+        let opts = CheckOptions {
+            timeout_s: Some(timeout_s),
+            ..Default::default()
+        };
+        let src = std::fs::read_to_string(lp_dir().join(name)).expect("program");
+        let loaded = lpmc::load(SourceFile::new(name, &src))
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        lpmc::check(&loaded, &opts)
+    };
+    let mut refinements = Vec::new();
+    for name in [
+        "sym_init_check.lp",
+        "sym_init_check_1e6.lp",
+        "sym_init_vla.c",
+    ] {
+        let r = run(name, 60.0);
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+        assert_eq!(r.symbolic_cells, vec!["a".to_string()], "{name}");
+        refinements.push(r.refinements);
+    }
+    assert_eq!(
+        refinements[0], refinements[1],
+        "size 1000 and 10^6 refine alike"
+    );
+    for name in ["sym_init_check_unsafe.lp", "sym_init_vla_unsafe.c"] {
+        let r = run(name, 5.0);
+        assert_ne!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+    }
+}

@@ -244,8 +244,17 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
     // Precision.
     let _ = write!(
         s,
-        "<h3>Precision</h3><p>Tracked array cells: <span class=\"cells\">{}</span>. Symbolic cells: none.</p>",
-        escape(&cells_text(&it.cells))
+        "<h3>Precision</h3><p>Tracked array cells: <span class=\"cells\">{}</span>. Symbolic cells: {}.</p>",
+        escape(&cells_text(&it.cells)),
+        if it.symbolic.is_empty() {
+            "none".to_string()
+        } else {
+            it.symbolic
+                .iter()
+                .map(|a| format!("<b class=\"mono\">{}_k</b> (ghost index <span class=\"mono\">k#{}</span>)", escape(a), escape(a)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     );
     // P̂k.
     let core_steps: BTreeSet<usize> = match &it.check {
@@ -478,6 +487,15 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
                 escape(&a.array),
                 a.index,
                 escape(&a.why)
+            );
+        }
+    } else if !it.added_symbolic.is_empty() {
+        s.push_str("<h3>Refinement</h3>");
+        for a in &it.added_symbolic {
+            let _ = write!(
+                s,
+                "<p class=\"added\">Added the symbolic cell <b class=\"mono\">{}_k</b>: the core reads the array at indices it does not fix (or its constant cells kept growing), so one cell at an arbitrary ghost index stands for all.</p>",
+                escape(a)
             );
         }
     } else if !it.widening.is_empty() {
