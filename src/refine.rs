@@ -125,6 +125,11 @@ pub fn refine(
     }
     let new: Vec<ArrayId> = sym.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
     if !new.is_empty() {
+        // The symbolic cell stands for every cell; the constant ones would only multiply
+        // the disjuncts.
+        for a in &new {
+            precision.drop_cells(*a);
+        }
         return Refinement::NewSymbolic(new);
     }
     Refinement::NoProgress
@@ -190,6 +195,32 @@ pub fn refine_widening(
     let widened: Vec<usize> = (0..facts.len())
         .filter(|&i| tab.fact(facts[i]).widened)
         .collect();
+    // At every widened loop head on the trace: the writes to symbolic cells in its last
+    // iteration before the widened visit (issue 12).
+    let mut done = BTreeSet::new();
+    for &w in widened.iter().rev() {
+        let at = tab.fact(facts[w]).node;
+        if !done.insert(at) {
+            continue;
+        }
+        let Some(prev) = (0..w).rev().find(|&i| tab.fact(facts[i]).node == at) else {
+            continue;
+        };
+        let atoms: Vec<Constraint> = facts[prev..w]
+            .iter()
+            .flat_map(|f| symbolic_write_atoms(phat, tab.fact(*f).node))
+            .collect();
+        let known = learnt.splits.entry(at).or_default();
+        let before = known.len();
+        for a in atoms {
+            if known.len() < MAX_SPLITS && !known.contains(&a) {
+                known.push(a);
+            }
+        }
+        if known.len() > before {
+            lesson.splits.push((at, known.len() - before));
+        }
+    }
     if let Some(&last) = widened.last() {
         let at = tab.fact(facts[last]).node;
         let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
@@ -207,26 +238,6 @@ pub fn refine_widening(
                 };
                 match &phat.nodes[tab.fact(*f).node].kind {
                     NodeKind::Branch { cond, .. } => cases(cond),
-                    // A write to a symbolic cell at index `e` (issue 12): the cells below
-                    // `e` are the ones written so far, so partition by `k < e`.
-                    NodeKind::Assign { lhs, rhs, .. } => {
-                        for (y, e) in lhs.iter().zip(rhs) {
-                            if !matches!(phat.vars[*y].kind, crate::sema::VarKind::SymCell { .. }) {
-                                continue;
-                            }
-                            e.visit(&mut |x| {
-                                if let crate::sema::Expr::Cmp(crate::sema::CmpOp::Eq, i, g) = x {
-                                    if matches!(**g, crate::sema::Expr::Var(_)) {
-                                        cases(&crate::sema::Expr::Cmp(
-                                            crate::sema::CmpOp::Lt,
-                                            g.clone(),
-                                            i.clone(),
-                                        ));
-                                    }
-                                }
-                            });
-                        }
-                    }
                     _ => {}
                 }
             }
@@ -282,6 +293,35 @@ pub fn refine_widening(
         }
     }
     lesson
+}
+
+/// For a node writing a symbolic cell at index `e` (`a_k = (... && e == k ? v : a_k)`,
+/// issue 12), the partition atom `k < e`: the cells below `e` are the ones written so far
+/// by a loop counting up (and `k ≥ e` those still to come).
+fn symbolic_write_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
+    use crate::sema::{CmpOp, Expr, VarKind};
+    let NodeKind::Assign { lhs, rhs, .. } = &phat.nodes[n].kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (y, e) in lhs.iter().zip(rhs) {
+        if !matches!(phat.vars[*y].kind, VarKind::SymCell { .. }) {
+            continue;
+        }
+        e.visit(&mut |x| {
+            let Expr::Cmp(CmpOp::Eq, i, g) = x else { return };
+            let Expr::Var(gv) = **g else { return };
+            if !matches!(phat.vars[gv].kind, VarKind::Ghost { .. }) {
+                return;
+            }
+            let lt = Expr::Cmp(CmpOp::Lt, g.clone(), i.clone());
+            let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
+            if let [case] = guard(&lt, true, &cur_dim, &mut fresh).as_slice() {
+                out.extend(case.iter().filter_map(split_atom));
+            }
+        });
+    }
+    out
 }
 
 /// The states at `nodes[0]` (as constraints over the current values of its variables)
