@@ -229,16 +229,12 @@ pub fn refine_widening(
         let mut atoms: Vec<Constraint> = Vec::new();
         if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
             for f in &facts[prev..last] {
-                let mut cases = |cond: &crate::sema::Expr| {
+                if let NodeKind::Branch { cond, .. } = &phat.nodes[tab.fact(*f).node].kind {
                     let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
                     let dnf = guard(cond, true, &cur_dim, &mut fresh);
                     if let [case] = dnf.as_slice() {
                         atoms.extend(case.iter().filter_map(split_atom));
                     }
-                };
-                match &phat.nodes[tab.fact(*f).node].kind {
-                    NodeKind::Branch { cond, .. } => cases(cond),
-                    _ => {}
                 }
             }
         }
