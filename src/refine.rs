@@ -123,6 +123,16 @@ pub fn refine(
             _ => {}
         }
     }
+    // ... and the arrays whose values flow into those (a copy `b[i] = a[i]`).
+    let mut i = 0;
+    while i < sym.len() {
+        for a in flows_into(cfg, sym[i]) {
+            if !sym.contains(&a) {
+                sym.push(a);
+            }
+        }
+        i += 1;
+    }
     let new: Vec<ArrayId> = sym.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
     if !new.is_empty() {
         // The symbolic cell stands for every cell; the constant ones would only multiply
@@ -133,6 +143,25 @@ pub fn refine(
         return Refinement::NewSymbolic(new);
     }
     Refinement::NoProgress
+}
+
+/// The arrays read by the values written into array `b`.
+fn flows_into(cfg: &Cfg, b: ArrayId) -> Vec<ArrayId> {
+    let mut out = Vec::new();
+    for node in cfg.nodes.iter() {
+        if let NodeKind::ArrayWrite { array, value, .. } = &node.kind {
+            if *array == b {
+                value.visit(&mut |x| {
+                    if let crate::sema::Expr::Read(a, _) = x {
+                        if !out.contains(a) {
+                            out.push(*a);
+                        }
+                    }
+                });
+            }
+        }
+    }
+    out
 }
 
 /// What the refinement of the widening (issue 11) learnt from an infeasible abstract trace

@@ -328,3 +328,29 @@ fn budgets_stop_the_engine() {
     );
     assert_eq!(t.stop, StopReason::StepLimit);
 }
+
+#[test]
+fn ret_is_dead_at_entry_only_where_every_path_assigns_it_first() {
+    use crate::engine::ret_dead_at_entry;
+    let cfg = cfg_of(
+        "int f(int n) { if (n <= 0) return 0; return f(n - 1) + 1; }
+         int g(int n) { if (n > 0) return 1; }
+         void v(int n) { n = n + 1; }
+         int w(int n) { v(n); return n; }
+         void main() { int x; x = f(3); x = g(x); v(x); x = w(x); }",
+    );
+    let dead = |name: &str| {
+        let p = cfg.procs.iter().position(|p| p.name == name).expect("procedure");
+        ret_dead_at_entry(&cfg)[p]
+    };
+    // f assigns $ret on every path (after its recursive call, whose result it reads).
+    assert!(dead("f"));
+    // Falling off the end of g assigns an arbitrary value (the front end's `$ret = u`).
+    assert!(dead("g"));
+    // v never assigns it: its entry value reaches the exit.
+    assert!(!dead("v"));
+    // w calls v, which passes $ret through to its exit, where some caller may read it:
+    // context-insensitively that makes it live at v's entry, hence at w's (conservative).
+    assert!(!dead("w"));
+    assert!(dead("main"));
+}
