@@ -350,6 +350,7 @@ fn explore(
         engine: Engine::Bmc,
         abstraction: None,
         cells: Default::default(),
+        symbolic: Vec::new(),
         bound: Some(k),
         paths: Some(report.paths),
         invariants: Vec::new(),

@@ -393,6 +393,7 @@ fn cegar(
                     engine: Engine::Cegar,
                     abstraction: Some(k),
                     cells: precision.by_name(cfg),
+                    symbolic: precision.symbolic_by_name(cfg),
                     bound: None,
                     paths: None,
                     invariants: invariants(loaded, &phat, &tab),
@@ -640,6 +641,7 @@ const SHOWN_DISJUNCTS: usize = 4;
 /// (summaries), in the program's names.
 fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -> Vec<Invariant> {
     let points = Points::of(phat);
+    let (shown, ghosts) = user_names(phat);
     let mut out = Vec::new();
     for (n, kind) in points.kind.iter_enumerated() {
         let facts: Vec<Conj> = match kind {
@@ -662,7 +664,7 @@ fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -
         }
         let mut texts: Vec<String> = Vec::new();
         for f in &facts {
-            let t = conj_text(phat, f);
+            let t = conj_text(&shown, f);
             if !texts.contains(&t) {
                 texts.push(t);
             }
@@ -678,12 +680,51 @@ fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -
         } else {
             texts.remove(0)
         };
+        let formula = if ghosts.is_empty() {
+            formula
+        } else {
+            format!("∀{}. {formula}", ghosts.join(", "))
+        };
         out.push(Invariant {
             at: point_name(loaded, phat, &points, n),
             formula,
         });
     }
     out
+}
+
+/// `phat` with its symbolic cells named as the user reads them (issue 12): the ghost of
+/// array `a` is `k` (`k_a` when several arrays have one) and its cell `a[k]`; and those
+/// ghost names.
+fn user_names(phat: &crate::cfg::Cfg) -> (crate::cfg::Cfg, Vec<String>) {
+    use crate::sema::VarKind;
+    let mut shown = phat.clone();
+    let sym: Vec<crate::ids::ArrayId> = phat
+        .vars
+        .iter()
+        .filter_map(|v| match v.kind {
+            VarKind::Ghost { array } => Some(array),
+            _ => None,
+        })
+        .collect();
+    let ghost = |a: crate::ids::ArrayId| {
+        if sym.len() == 1 {
+            "k".to_string()
+        } else {
+            format!("k_{}", phat.arrays[a].name)
+        }
+    };
+    for v in shown.vars.iter_mut() {
+        match v.kind {
+            VarKind::Ghost { array } => v.name = ghost(array),
+            VarKind::SymCell { array, .. } => {
+                v.name = format!("{}[{}]", phat.arrays[array].name, ghost(array))
+            }
+            _ => {}
+        }
+    }
+    let names = sym.iter().map(|a| ghost(*a)).collect();
+    (shown, names)
 }
 
 /// What widening did at each widening point of a tabulation (`--stats`).

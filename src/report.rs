@@ -96,6 +96,9 @@ pub struct Proof {
     pub abstraction: Option<u32>,
     /// The precision of that abstraction: the tracked array cells per array.
     pub cells: BTreeMap<String, Vec<i64>>,
+    /// The arrays with a symbolic cell `a[k]` in that abstraction (issue 12).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbolic: Vec<String>,
     /// `Some(k)`: every feasible path ends within unwinding bound `k` (bmc).
     pub bound: Option<u32>,
     /// Paths explored (bmc).
@@ -281,11 +284,23 @@ impl Outcome {
             Outcome::Safe(p) => {
                 let mut s = match (p.abstraction, p.bound) {
                     (Some(k), _) => {
-                        let what = if p.cells.is_empty() {
-                            "every array read abstracted to u".to_string()
-                        } else {
-                            let n: usize = p.cells.values().map(Vec::len).sum();
-                            format!("{n} tracked array cell(s)")
+                        let n: usize = p.cells.values().map(Vec::len).sum();
+                        let what = match (n, p.symbolic.is_empty()) {
+                            (0, true) => "every array read abstracted to u".to_string(),
+                            (_, true) => format!("{n} tracked array cell(s)"),
+                            (_, false) => {
+                                let sym = p
+                                    .symbolic
+                                    .iter()
+                                    .map(|a| format!("{a}[k]"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ");
+                                if n == 0 {
+                                    format!("the symbolic cell(s) {sym}")
+                                } else {
+                                    format!("{n} tracked array cell(s) and the symbolic cell(s) {sym}")
+                                }
+                            }
                         };
                         format!(
                             "no error location is reachable in the abstraction P̂{k} ({what}), which over-approximates the program"

@@ -187,6 +187,12 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
         let r = run(name, 60.0);
         assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
         assert_eq!(r.symbolic_cells, vec!["a".to_string()], "{name}");
+        // The invariant is stated over every cell, in the program's terms.
+        let reason = r.outcome.reason();
+        assert!(
+            reason.contains("∀k.") && reason.contains("a[k]"),
+            "{name}: {reason}"
+        );
         refinements.push(r.refinements);
     }
     assert_eq!(
