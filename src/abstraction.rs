@@ -403,6 +403,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                             Some((v, r @ None)) => {
                                 *r = Some(crate::cfg::InstRead {
                                     index: (*i).clone(),
+                                    in_range: self.in_range(a, &i),
                                     ghost,
                                     cell,
                                     inst: *v,

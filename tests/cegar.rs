@@ -199,7 +199,11 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
         refinements[0], refinements[1],
         "size 1000 and 10^6 refine alike"
     );
-    for name in ["sym_init_check_unsafe.lp", "sym_init_vla_unsafe.c"] {
+    for name in [
+        "sym_init_check_unsafe.lp",
+        "sym_init_vla_unsafe.c",
+        "sym_read_out_of_range_unsafe.lp",
+    ] {
         let r = run(name, 5.0);
         assert_ne!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
     }

@@ -155,6 +155,8 @@ pub struct Cfg {
 pub struct InstRead {
     /// The index (an expression of P̂).
     pub index: Expr,
+    /// `0 ≤ index < size` (the rule applies only then; out of range the read is `u`).
+    pub in_range: Expr,
     /// The ghost index `k` of the array.
     pub ghost: VarId,
     /// The symbolic cell `a_k`.

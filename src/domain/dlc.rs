@@ -833,11 +833,12 @@ impl RelDomain for DlcDomain {
         f.project_out_within(&dims, &self.deadline)
     }
 
-    /// Monniaux–Gonnord's read rule: the facts at a node hold for every value of the
-    /// ghost `k` (it is arbitrary and never assigned), so a state of `f` reading cell `i`
-    /// of the array, with the other variables (current and entry copies) as they are, lies
-    /// in some fact `g` at the node with `k := i` and `a_k :=` the value read. `g`'s entry
-    /// copy of `a_k` (the cell at `i` on entry) becomes a fresh, existential dimension.
+    /// Monniaux–Gonnord's read rule: the facts at a node hold for every in-range value of
+    /// the ghost `k` (it is never assigned), so a state of `f` reading cell `i` in range,
+    /// with the other variables (current and entry copies) as they are, lies in some fact
+    /// `g` at the node with `k := i` and `a_k :=` the value read. `g`'s entry copy of `a_k`
+    /// (the cell at `i` on entry) becomes a fresh, existential dimension. Out of range the
+    /// read is `u`, and the temporary is left free.
     fn instantiate(&mut self, cfg: &Cfg, f: &Conj, g: &Conj, read: &crate::cfg::InstRead) -> Vec<Conj> {
         self.stats.transfers += 1;
         let inst = cur_dim(read.inst);
@@ -845,6 +846,18 @@ impl RelDomain for DlcDomain {
         let mut fresh = Self::fresh(cfg);
         let base = fresh.peek();
         let mut out = Vec::new();
+        // Out of range, the read is `u`: the temporary stays free.
+        for case in guard(&read.in_range, false, &cur_dim, &mut fresh) {
+            let mut c = f0.clone();
+            for k in &case {
+                c.add(k);
+            }
+            let dims = Self::fresh_dims(&c, base);
+            if let Some(p) = self.project(c, &dims) {
+                out.push(p);
+            }
+        }
+        let in_range = guard(&read.in_range, true, &cur_dim, &mut fresh);
         for (guards, at) in flatten(&read.index, &cur_dim, &mut fresh) {
             let (y1, y2, y3) = (fresh.dim(), fresh.dim(), fresh.dim());
             let (cell, cell0, inst0) = (cur_dim(read.cell), entry_dim(read.cell), entry_dim(read.inst));
@@ -864,13 +877,15 @@ impl RelDomain for DlcDomain {
                 })
                 .substitute(cur_dim(read.ghost), &at)
                 .substitute(entry_dim(read.ghost), &at);
-            let mut c = f0.and(&g2);
-            for k in &guards {
-                c.add(k);
-            }
-            let dims = Self::fresh_dims(&c, base);
-            if let Some(p) = self.project(c, &dims) {
-                out.push(p);
+            for case in &in_range {
+                let mut c = f0.and(&g2);
+                for k in guards.iter().chain(case) {
+                    c.add(k);
+                }
+                let dims = Self::fresh_dims(&c, base);
+                if let Some(p) = self.project(c, &dims) {
+                    out.push(p);
+                }
             }
         }
         out
