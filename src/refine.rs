@@ -40,8 +40,9 @@ pub fn cell_in_range(cfg: &Cfg, a: ArrayId, k: i64) -> bool {
     }
 }
 
-/// An array with more cells than this ([`ArraySize::Const`]) or of variable size gets a
-/// symbolic cell once it has [`SYMBOLIC_AFTER_CELLS`] constant ones.
+/// Only an array with more cells than this ([`ArraySize::Const`]) or of variable size gets
+/// a symbolic cell: when the core reads it at indices it does not fix, or once it has
+/// [`SYMBOLIC_AFTER_CELLS`] constant ones.
 pub const SYMBOLIC_AFTER_SIZE: u64 = 64;
 
 /// See [`SYMBOLIC_AFTER_SIZE`].
@@ -80,13 +81,7 @@ pub fn refine(
             let grow: Vec<ArrayId> = new
                 .iter()
                 .map(|(a, _)| *a)
-                .filter(|a| {
-                    let large = match cfg.arrays[*a].size {
-                        ArraySize::Const(n) => n > SYMBOLIC_AFTER_SIZE,
-                        ArraySize::Dynamic(_) => true,
-                    };
-                    large && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS
-                })
+                .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
                 .collect();
             let sym: Vec<ArrayId> = grow.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
             if !sym.is_empty() {
@@ -133,6 +128,8 @@ pub fn refine(
         }
         i += 1;
     }
+    // Small arrays are refined by their constant cells (EUREKA's way) only.
+    sym.retain(|a| large_array(cfg, *a));
     let new: Vec<ArrayId> = sym.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
     if !new.is_empty() {
         // The symbolic cell stands for every cell; the constant ones would only multiply
@@ -143,6 +140,15 @@ pub fn refine(
         return Refinement::NewSymbolic(new);
     }
     Refinement::NoProgress
+}
+
+/// Whether `a` has more than [`SYMBOLIC_AFTER_SIZE`] cells or a variable size: only such
+/// arrays get symbolic cells.
+fn large_array(cfg: &Cfg, a: ArrayId) -> bool {
+    match cfg.arrays[a].size {
+        ArraySize::Const(n) => n > SYMBOLIC_AFTER_SIZE,
+        ArraySize::Dynamic(_) => true,
+    }
 }
 
 /// The arrays read by the values written into array `b`.

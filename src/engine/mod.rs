@@ -108,6 +108,10 @@ impl Default for Budget {
     }
 }
 
+/// Facts at a node with an instantiated read (issue 12) beyond which the read rule's
+/// pairing (quadratic in the facts there) gives way to an unconstrained read.
+pub const MAX_INST_FACTS: usize = 256;
+
 /// Visits of a widening point along a chain before the engine widens there.
 pub const DEFAULT_DELAY: u32 = 3;
 
@@ -231,6 +235,8 @@ struct Engine<'a, D: RelDomain> {
     worklist: BTreeSet<(u32, FactId)>,
     start: Instant,
     points: Points,
+    /// Nodes with an instantiated read that gave up the read rule (too many facts).
+    inst_saturated: BTreeSet<NodeId>,
 }
 
 impl<'a, D: RelDomain> Engine<'a, D> {
@@ -269,6 +275,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             worklist: BTreeSet::new(),
             start: Instant::now(),
             points: Points::of(cfg),
+            inst_saturated: BTreeSet::new(),
         }
     }
 
@@ -521,12 +528,24 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             _ if cfg.inst_reads.contains_key(&n) => {
                 // An instantiated read (issue 12): pair the new fact with every fact at
                 // the node, as state and as partner (later facts pair with it in turn).
+                // Past MAX_INST_FACTS facts the node gives up the rule: every fact, old
+                // and new, is propagated once more with the read's temporary free (its
+                // value `u`), which contains every pairing.
                 let read = &cfg.inst_reads[&n];
+                let saturated = self.t.at_node[n].len() > MAX_INST_FACTS;
                 let mut pairs = Vec::new();
-                for &g in &self.t.at_node[n] {
-                    pairs.push((id, g));
-                    if g != id {
-                        pairs.push((g, id));
+                if saturated {
+                    if self.inst_saturated.insert(n) {
+                        pairs.extend(self.t.at_node[n].iter().map(|&h| (h, None)));
+                    } else {
+                        pairs.push((id, None));
+                    }
+                } else {
+                    for &g in &self.t.at_node[n] {
+                        pairs.push((id, Some(g)));
+                        if g != id {
+                            pairs.push((g, Some(id)));
+                        }
                     }
                 }
                 for (st, pa) in pairs {
@@ -534,8 +553,14 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                         return None;
                     }
                     let sf = self.t.facts[st.0 as usize].fact.clone();
-                    let pf = self.t.facts[pa.0 as usize].fact.clone();
-                    for f2 in self.dom.instantiate(cfg, &sf, &pf, read) {
+                    let states = match pa {
+                        Some(pa) => {
+                            let pf = self.t.facts[pa.0 as usize].fact.clone();
+                            self.dom.instantiate(cfg, &sf, &pf, read)
+                        }
+                        None => vec![self.dom.forget(&sf, &[read.inst])],
+                    };
+                    for f2 in states {
                         for (i, succ) in cfg.succs(n).into_iter().enumerate() {
                             for f in self.dom.post(cfg, &f2, n, i) {
                                 if let Some(new) = self.add(succ, f, Origin::Step { pred: st }) {
