@@ -370,18 +370,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
 
     /// `0 ≤ index < size`.
     fn in_range(&self, a: ArrayId, index: &Expr) -> Expr {
-        let size = match &self.cfg.arrays[a].size {
-            ArraySize::Const(n) => Expr::Const(BigInt::from(*n)),
-            ArraySize::Dynamic(sv) => Expr::Var(*sv),
-        };
-        Expr::And(
-            Box::new(Expr::Cmp(
-                CmpOp::Le,
-                Box::new(Expr::int(0)),
-                Box::new(index.clone()),
-            )),
-            Box::new(Expr::Cmp(CmpOp::Lt, Box::new(index.clone()), Box::new(size))),
-        )
+        crate::cfg::in_range(self.cfg, a, index)
     }
 
     fn reads(&self, e: Expr) -> Expr {

@@ -373,23 +373,9 @@ pub fn begin(iters: &mut Vec<Iteration>, k: u32, cfg: &Cfg, precision: &Precisio
 
 /// Whether an expression reads an array.
 fn reads_array(e: &Expr) -> bool {
-    match e {
-        Expr::Read(..) => true,
-        Expr::Const(_) | Expr::Var(_) | Expr::Undef | Expr::Nondet(..) => false,
-        Expr::Add(a, b)
-        | Expr::Sub(a, b)
-        | Expr::Cmp(_, a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b) => reads_array(a) || reads_array(b),
-        Expr::Scale(_, a)
-        | Expr::Div(a, _)
-        | Expr::Mod(a, _)
-        | Expr::Not(a)
-        | Expr::Wrap(_, a)
-        | Expr::Overflow(_, a) => reads_array(a),
-        Expr::Cond(c, a, b) => reads_array(c) || reads_array(a) || reads_array(b),
-        Expr::Call(_, args, _) => args.iter().any(reads_array),
-    }
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Read(..)));
+    found
 }
 
 /// Whether the abstraction rewrites a node of P.

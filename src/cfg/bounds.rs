@@ -103,7 +103,8 @@ fn accesses(kind: &NodeKind) -> Vec<Access> {
     out
 }
 
-fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
+/// `0 ≤ index < size` for array `a`.
+pub(crate) fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
     let size = match &cfg.arrays[a].size {
         ArraySize::Const(n) => Expr::Const(BigInt::from(*n)),
         ArraySize::Dynamic(v) => Expr::Var(*v),

@@ -12,6 +12,7 @@ use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
 pub use bounds::check_bounds;
+pub(crate) use bounds::in_range;
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 
 /// The assertion-failure node; reaching it means the program is unsafe.

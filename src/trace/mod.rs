@@ -547,9 +547,17 @@ pub fn fixed_indices(
     smt: &mut dyn SmtBackend,
 ) -> Result<Vec<(ArrayId, i64)>, TraceError> {
     validate(cfg, t)?;
+    in_scope(smt, |smt| fixed_in_scope(cfg, t, core, include_writes, smt))
+}
+
+/// Run `f` inside a `push`/`pop` scope of `smt`.
+fn in_scope<T>(
+    smt: &mut dyn SmtBackend,
+    f: impl FnOnce(&mut dyn SmtBackend) -> Result<T, Fail>,
+) -> Result<T, TraceError> {
     let smt_err = |e: SmtError| invalid(0, format!("SMT error: {e}"));
     smt.push().map_err(smt_err)?;
-    let r = fixed_in_scope(cfg, t, core, include_writes, smt);
+    let r = f(smt);
     let popped = smt.pop();
     let out = match r {
         Ok(v) => v,
@@ -584,17 +592,7 @@ pub fn core_accesses(
     smt: &mut dyn SmtBackend,
 ) -> Result<Vec<CoreAccess>, TraceError> {
     validate(cfg, t)?;
-    let smt_err = |e: SmtError| invalid(0, format!("SMT error: {e}"));
-    smt.push().map_err(smt_err)?;
-    let r = core_accesses_in_scope(cfg, t, core, smt);
-    let popped = smt.pop();
-    let out = match r {
-        Ok(v) => v,
-        Err(Fail::Trace(e)) => return Err(e),
-        Err(Fail::Smt(e)) => return Err(smt_err(e)),
-    };
-    popped.map_err(smt_err)?;
-    Ok(out)
+    in_scope(smt, |smt| core_accesses_in_scope(cfg, t, core, smt))
 }
 
 fn core_accesses_in_scope(
