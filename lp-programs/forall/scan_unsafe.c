@@ -1,0 +1,17 @@
+// expect: unsafe
+// why: j may also be the stop index i itself, which holds the zero the scan stopped at;
+// witness n = 1, a[0] = 0, i = 0, j = 0
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n <= 0 || n > 100000) return 0;
+  int a[n];
+  for (int k = 0; k < n; k++) a[k] = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < n && a[i] != 0) i++;
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j > i || j >= n) return 0;
+  __VERIFIER_assert(a[j] != 0);
+  return 0;
+}

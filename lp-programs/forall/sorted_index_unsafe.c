@@ -1,0 +1,15 @@
+// expect: unsafe
+// why: a[i] = -i is decreasing; witness n = 2, j1 = 0, j2 = 1, a[0] = 0 > a[1] = -1
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n <= 0 || n > 100000) return 0;
+  int a[n];
+  for (int i = 0; i < n; i++) a[i] = -i;
+  int j1 = __VERIFIER_nondet_int();
+  int j2 = __VERIFIER_nondet_int();
+  if (j1 < 0 || j1 >= j2 || j2 >= n) return 0;
+  __VERIFIER_assert(a[j1] <= a[j2]);
+  return 0;
+}
