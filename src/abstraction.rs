@@ -5,26 +5,32 @@
 //! Cells are new scalars of the array's scope. Node ids are preserved, so a trace of P̂ is a
 //! trace of P.
 //!
-//! **Symbolic cells** (issue 12, after Monniaux–Gonnord's cell morphing). An array `a` can
-//! also get one cell `a_k` at a *ghost* index `k#a`: a global that is never assigned and,
-//! at the start, any in-range index (the domain's initial fact, see
-//! [`crate::domain::DlcDomain`]). A write `a[i] = v` becomes
+//! **Symbolic cells** (issue 12, after Monniaux–Gonnord's cell morphing). Arrays can
+//! also get a cell `a_k` at a *ghost* index `k#`: a global that is never assigned and,
+//! at the start, any index in range of one of them (the domain's initial fact, see
+//! [`crate::domain::DlcDomain`]). One ghost is shared by every array that has a symbolic
+//! cell, so that a copy `b[i] = a[i]` relates `a_k` and `b_k`. A write `a[i] = v` becomes
 //! `a_k = (0 ≤ i < size && i == k ? v : a_k)`; an initialisation gives `a_k` the value of
 //! cell `k` (arbitrary, or the initialiser's case split over `k`). A read `a[i]` becomes
-//! `(0 ≤ i < size ? (i == k ? a_k : inst) : u)`, where `inst` is a temporary of the node
-//! (its first such read; further ones read `u`), recorded in [`Cfg::inst_reads`]. The
-//! engine constrains `inst` with Monniaux–Gonnord's read rule: it pairs a fact `f` at the
-//! node with every fact `g` there, and conjoins `g` with `k := i`, `a_k := inst` (and a
-//! fresh entry copy of `a_k`).
+//! `(0 ≤ i < size ? (i == k ? a_k : inst) : u)`, where `inst` is a temporary of the node,
+//! for the node's first such read and the reads at the same index (further ones read
+//! `u`), recorded in [`Cfg::inst_reads`]. The engine constrains the temporaries with
+//! Monniaux–Gonnord's read rule: it pairs a fact `f` at the node with every fact `g`
+//! there, and conjoins `g` with `k := i`, each read cell `a_k := inst`, and the other
+//! cells at the ghost and the cells' entry copies fresh.
 //!
-//! Why this over-approximates P: read P̂'s states as `(s, k, a_k)` with `a_k = s.a[k]`.
-//! For a run of P and *every* in-range `k`, the run of P̂ with that ghost tracks `a[k]`
-//! exactly (a write changes `a_k` exactly when it writes cell `k`, an out-of-range access
-//! never does). So the union of the facts at a node holds `(s, k, s.a[k])` for every
-//! in-range `k`, with the same `s`, entry copies included. A read of cell `i ≠ k` thus
-//! finds some fact `g` with `(s, i, s.a[i]) ∈ g`: conjoining `g` at `k := i` keeps the
-//! true value of `inst`. The pairing is redone whenever a fact arrives at the node, so at
-//! convergence every pair has been applied. A read out of range is `u`, as in P.
+//! Why this over-approximates P: read P̂'s states as `(s, k, a_k, b_k, ...)` with
+//! `a_k = s.a[k]` for every array in range at `k`. For a run of P and *every* `k` in the
+//! ghost's range, the run of P̂ with that ghost tracks `a[k]` exactly for each array whose
+//! range holds `k` (a write changes `a_k` exactly when it writes cell `k`, an out-of-range
+//! access never does; for an array out of range at `k`, `a_k` is never read, since every
+//! read tests the range first). So the union of the facts at a node holds
+//! `(s, k, s.a[k], s.b[k], ...)` for every `k`, with the same `s`, entry copies included.
+//! A read of cell `i ≠ k`, in range of the first read array, thus finds some fact `g`
+//! with `(s, i, s.a[i], s.b[i], ...) ∈ g`: conjoining `g` at `k := i` keeps the true
+//! values of the temporaries of the reads at `i`. The pairing is redone whenever a fact
+//! arrives at the node, so at convergence every pair has been applied. A read out of
+//! range is `u`, as in P, and out of the first array's range every temporary is free.
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, VarId};
@@ -120,32 +126,44 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         }
         cell_var.insert((a, k), v);
     }
-    // The symbolic cells: a global ghost index `k#a` (no initialisation: arbitrary, and
-    // never assigned) and the cell `a_k`, scoped like the array.
+    // The symbolic cells: one global ghost index `k` shared by every array that has one
+    // (no initialisation: arbitrary, and never assigned), so that the cells of a copy
+    // `b[i] = a[i]` are related at the same index; and each array's cell `a_k`, scoped
+    // like the array.
     let mut sym: BTreeMap<ArrayId, (VarId, VarId)> = BTreeMap::new();
-    for a in precision.symbolic() {
-        let info = &cfg.arrays[a];
+    if precision.symbolic().next().is_some() {
+        let bound = precision
+            .symbolic()
+            .map(|a| match cfg.arrays[a].size {
+                ArraySize::Const(n) => Some(n),
+                ArraySize::Dynamic(_) => None,
+            })
+            .try_fold(0u64, |m, n| n.map(|n| m.max(n)));
+        let first = &cfg.arrays[precision.symbolic().next().expect("one symbolic array")];
         let ghost = out.vars.push(VarInfo {
-            name: format!("k#{}", info.name),
-            kind: VarKind::Ghost { array: a },
+            name: "k#".to_string(),
+            kind: VarKind::Ghost { bound },
             range: Range::Any,
-            span: info.span,
+            span: first.span,
         });
         out.globals.push(ghost);
-        let cell = out.vars.push(VarInfo {
-            name: format!("{}_k", info.name),
-            kind: VarKind::SymCell {
-                array: a,
-                proc: info.proc,
-            },
-            range: info.range,
-            span: info.span,
-        });
-        match info.proc {
-            None => out.globals.push(cell),
-            Some(p) => out.procs[p].locals.push(cell),
+        for a in precision.symbolic() {
+            let info = &cfg.arrays[a];
+            let cell = out.vars.push(VarInfo {
+                name: format!("{}_k", info.name),
+                kind: VarKind::SymCell {
+                    array: a,
+                    proc: info.proc,
+                },
+                range: info.range,
+                span: info.span,
+            });
+            match info.proc {
+                None => out.globals.push(cell),
+                Some(p) => out.procs[p].locals.push(cell),
+            }
+            sym.insert(a, (ghost, cell));
         }
-        sym.insert(a, (ghost, cell));
     }
     let cells_of = |a: ArrayId| -> Vec<(i64, VarId)> {
         cell_var
@@ -158,32 +176,40 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         cells_of: &cells_of,
         sym: &sym,
         fold: !precision.is_empty(),
-        inst: std::cell::RefCell::new(None),
+        inst: std::cell::RefCell::new(InstSlot::default()),
     };
     let node_ids: Vec<crate::ids::NodeId> = out.nodes.indices().collect();
     for id in node_ids {
-        // A node that reads a symbolic array gets a temporary for its instantiated read.
-        let reads_sym = match &out.nodes[id].kind {
-            NodeKind::Assign { rhs, .. } => rhs.iter().any(|e| ab.reads_symbolic(e)),
+        // A node that reads symbolic arrays gets temporaries for its instantiated reads (one
+        // per read; those not at the first read's index stay unused).
+        let sym_reads = match &out.nodes[id].kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().map(|e| ab.symbolic_reads(e)).sum(),
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
-                ab.reads_symbolic(cond)
+                ab.symbolic_reads(cond)
             }
-            _ => false,
+            NodeKind::ArrayWrite { index, value, .. } => {
+                ab.symbolic_reads(index) + ab.symbolic_reads(value)
+            }
+            _ => 0,
         };
-        let inst_var = match (reads_sym, out.nodes[id].proc) {
-            (true, Some(p)) => {
+        let mut temps = Vec::new();
+        if let Some(p) = out.nodes[id].proc {
+            for t in 0..sym_reads {
                 let v = out.vars.push(VarInfo {
-                    name: format!("#inst{}", id.0),
+                    name: if t == 0 {
+                        format!("#inst{}", id.0)
+                    } else {
+                        format!("#inst{}_{t}", id.0)
+                    },
                     kind: VarKind::Temp(p),
                     range: Range::Any,
                     span: out.nodes[id].span,
                 });
                 out.procs[p].locals.push(v);
-                Some(v)
+                temps.push(v);
             }
-            _ => None,
-        };
-        *ab.inst.borrow_mut() = inst_var.map(|v| (v, None));
+        }
+        *ab.inst.borrow_mut() = InstSlot { temps, read: None };
         let node = &mut out.nodes[id];
         let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
         node.kind = match kind {
@@ -301,7 +327,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         if ab.fold {
             fold_node(&mut node.kind);
         }
-        if let Some((_, Some(r))) = ab.inst.borrow_mut().take() {
+        if let Some(r) = std::mem::take(&mut *ab.inst.borrow_mut()).read {
             out.inst_reads.insert(id, r);
         }
     }
@@ -324,13 +350,20 @@ fn fold_node(kind: &mut NodeKind) {
     }
 }
 
+/// The temporaries of a node's instantiated reads not used yet, and the reads made.
+#[derive(Default)]
+struct InstSlot {
+    temps: Vec<VarId>,
+    read: Option<crate::cfg::InstRead>,
+}
+
 struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
     cfg: &'a Cfg,
     cells_of: &'a F,
     /// The ghost and the symbolic cell of each array that has one.
     sym: &'a BTreeMap<ArrayId, (VarId, VarId)>,
-    /// The current node's temporary for an instantiated read, and the read once made.
-    inst: std::cell::RefCell<Option<(VarId, Option<crate::cfg::InstRead>)>>,
+    /// The current node's temporaries for instantiated reads, and the read once made.
+    inst: std::cell::RefCell<InstSlot>,
     /// Fold constant sub-expressions (only when cells were introduced, so that P̂0 keeps
     /// the program's text).
     fold: bool,
@@ -361,16 +394,56 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
         self.reads(e)
     }
 
-    /// Whether `e` reads an array with a symbolic cell.
-    fn reads_symbolic(&self, e: &Expr) -> bool {
-        let mut found = false;
-        e.visit(&mut |x| found |= matches!(x, Expr::Read(a, _) if self.sym.contains_key(a)));
-        found
+    /// How many reads of arrays with a symbolic cell `e` makes.
+    fn symbolic_reads(&self, e: &Expr) -> usize {
+        let mut n = 0;
+        e.visit(&mut |x| n += usize::from(matches!(x, Expr::Read(a, _) if self.sym.contains_key(a))));
+        n
     }
 
     /// `0 ≤ index < size`.
     fn in_range(&self, a: ArrayId, index: &Expr) -> Expr {
         crate::cfg::in_range(self.cfg, a, index)
+    }
+
+    /// The temporary for a read of `a[i]` (symbolic cell `cell`) at the current node: the
+    /// node's first read, or a read at the same index (one partner gives all of them);
+    /// `None` for the others (they read `untracked`).
+    fn instance(&self, a: ArrayId, i: &Expr, cell: VarId) -> Option<Expr> {
+        let mut slot = self.inst.borrow_mut();
+        let slot = &mut *slot;
+        let fits = match &slot.read {
+            None => true,
+            Some(r) if r.index == *i => {
+                // The same cell read twice at the node: the same value.
+                if let Some((_, t)) = r.reads.iter().find(|(c, _)| *c == cell) {
+                    return Some(Expr::Var(*t));
+                }
+                true
+            }
+            Some(_) => false,
+        };
+        if !fits || slot.temps.is_empty() {
+            return None;
+        }
+        let t = slot.temps.remove(0);
+        match &mut slot.read {
+            None => {
+                let ghost = self.sym[&a].0;
+                slot.read = Some(crate::cfg::InstRead {
+                    index: i.clone(),
+                    in_range: self.in_range(a, i),
+                    ghost,
+                    reads: vec![(cell, t)],
+                    others: self.sym.values().map(|(_, c)| *c).filter(|c| *c != cell).collect(),
+                });
+            }
+            Some(r) => {
+                r.reads.push((cell, t));
+                r.others.retain(|c| *c != cell);
+            }
+        }
+        Some(Expr::Var(t))
     }
 
     fn reads(&self, e: Expr) -> Expr {
@@ -383,24 +456,12 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                     _ => Expr::Undef,
                 };
                 // A symbolic cell: (0 ≤ i < size ? (i == k ? a_k : inst) : untracked),
-                // `inst` for the node's first such read only (later ones: untracked).
+                // `inst` for the reads at the index of the node's first such read only
+                // (the others: untracked).
                 let untracked = match self.sym.get(&a) {
                     None => untracked,
                     Some(&(ghost, cell)) => {
-                        let mut slot = self.inst.borrow_mut();
-                        let other = match slot.as_mut() {
-                            Some((v, r @ None)) => {
-                                *r = Some(crate::cfg::InstRead {
-                                    index: (*i).clone(),
-                                    in_range: self.in_range(a, &i),
-                                    ghost,
-                                    cell,
-                                    inst: *v,
-                                });
-                                Expr::Var(*v)
-                            }
-                            _ => untracked.clone(),
-                        };
+                        let other = self.instance(a, &i, cell).unwrap_or_else(|| untracked.clone());
                         Expr::Cond(
                             Box::new(self.in_range(a, &i)),
                             Box::new(Expr::Cond(

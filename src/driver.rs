@@ -328,6 +328,14 @@ fn cegar(
         let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
         dom.learnt = learnt.thresholds.clone();
         dom.splits = learnt.splits.clone();
+        for (n, atoms) in crate::refine::ghost_splits(&phat) {
+            let known = dom.splits.entry(n).or_default();
+            for a in atoms {
+                if !known.contains(&a) {
+                    known.push(a);
+                }
+            }
+        }
         let t0 = Instant::now();
         // EUREKA's exact tabulation first, on a small step budget: it decides programs
         // with small loop and recursion bounds exactly (and gives the cell refinement its
@@ -448,7 +456,14 @@ fn cegar(
             }
             Ok(Feasibility::Infeasible { core }) => core,
         };
-        let widened = tab.path_facts(id).iter().any(|f| tab.fact(*f).widened);
+        // Widened facts on the trace, or on the derivations of the read rule's partners
+        // it used (issue 12).
+        let widened = tab.path_facts(id).iter().any(|f| tab.fact(*f).widened)
+            || tab
+                .partner_paths(id, crate::refine::MAX_PARTNER_PATHS)
+                .iter()
+                .flatten()
+                .any(|f| tab.fact(*f).widened);
         if debug {
             let w: Vec<String> = tab
                 .path_facts(id)
@@ -464,6 +479,17 @@ fn cegar(
                 if r.widened {
                     eprintln!("[lpmc]   at {}: {}", r.node.0, r.fact);
                 }
+            }
+            for p in tab.partner_paths(id, crate::refine::MAX_PARTNER_PATHS) {
+                let last = tab.fact(*p.last().expect("a partner"));
+                let w: Vec<String> = p
+                    .iter()
+                    .map(|f| {
+                        let r = tab.fact(*f);
+                        format!("{}{}", r.node.0, if r.widened { "*" } else { "" })
+                    })
+                    .collect();
+                eprintln!("[lpmc] partner at {}: {}\n[lpmc]   its path: {}", last.node.0, last.fact, w.join(" "));
             }
         }
         let mut cells_stuck = !cfg.has_arrays();
@@ -693,38 +719,30 @@ fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -
     out
 }
 
-/// `phat` with its symbolic cells named as the user reads them (issue 12): the ghost of
-/// array `a` is `k` (`k_a` when several arrays have one) and its cell `a[k]`; and those
-/// ghost names.
+/// `phat` with its symbolic cells named as the user reads them (issue 12): the ghost is
+/// `k` (or `k0`, `k1`, ... when the program has a `k`) and the cell of array `a` is
+/// `a[k]`; and the ghost's names.
 fn user_names(phat: &crate::cfg::Cfg) -> (crate::cfg::Cfg, Vec<String>) {
     use crate::sema::VarKind;
     let mut shown = phat.clone();
-    let sym: Vec<crate::ids::ArrayId> = phat
-        .vars
-        .iter()
-        .filter_map(|v| match v.kind {
-            VarKind::Ghost { array } => Some(array),
-            _ => None,
-        })
-        .collect();
-    let ghost = |a: crate::ids::ArrayId| {
-        if sym.len() == 1 {
-            "k".to_string()
-        } else {
-            format!("k_{}", phat.arrays[a].name)
-        }
-    };
+    if !phat.vars.iter().any(|v| matches!(v.kind, VarKind::Ghost { .. })) {
+        return (shown, Vec::new());
+    }
+    let taken = |n: &str| phat.vars.iter().any(|v| v.name == n);
+    let ghost = std::iter::once("k".to_string())
+        .chain((0..).map(|i| format!("k{i}")))
+        .find(|n| !taken(n))
+        .expect("an unused name");
     for v in shown.vars.iter_mut() {
         match v.kind {
-            VarKind::Ghost { array } => v.name = ghost(array),
+            VarKind::Ghost { .. } => v.name = ghost.clone(),
             VarKind::SymCell { array, .. } => {
-                v.name = format!("{}[{}]", phat.arrays[array].name, ghost(array))
+                v.name = format!("{}[{}]", phat.arrays[array].name, ghost)
             }
             _ => {}
         }
     }
-    let names = sym.iter().map(|a| ghost(*a)).collect();
-    (shown, names)
+    (shown, vec![ghost])
 }
 
 /// What widening did at each widening point of a tabulation (`--stats`).

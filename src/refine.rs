@@ -204,6 +204,9 @@ pub struct Learnt {
 /// Delays are not raised beyond this (then only thresholds can make progress).
 pub const MAX_DELAY: u32 = 256;
 
+/// The read rule's partner derivations that a widening refinement looks into.
+pub const MAX_PARTNER_PATHS: usize = 32;
+
 /// Refine the widening after the abstract error trace of fact `err` in `tab` (a tabulation
 /// of the abstraction `phat`) was found infeasible (Gulavani et al., TACAS 2008: widen
 /// later where the spurious trace was widened; Halbwachs' thresholds from the trace):
@@ -230,30 +233,35 @@ pub fn refine_widening(
     let widened: Vec<usize> = (0..facts.len())
         .filter(|&i| tab.fact(facts[i]).widened)
         .collect();
-    // At every widened loop head on the trace: the writes to symbolic cells in its last
-    // iteration before the widened visit (issue 12).
+    // The trace and the derivations of the read rule's partners it used (issue 12).
+    let mut paths = vec![facts.clone()];
+    paths.extend(tab.partner_paths(err, MAX_PARTNER_PATHS));
+    // At every widened loop head on those paths: the accesses to symbolic cells in its
+    // last iteration before the widened visit (issue 12).
     let mut done = BTreeSet::new();
-    for &w in widened.iter().rev() {
-        let at = tab.fact(facts[w]).node;
-        if !done.insert(at) {
-            continue;
-        }
-        let Some(prev) = (0..w).rev().find(|&i| tab.fact(facts[i]).node == at) else {
-            continue;
-        };
-        let atoms: Vec<Constraint> = facts[prev..w]
-            .iter()
-            .flat_map(|f| symbolic_write_atoms(phat, tab.fact(*f).node))
-            .collect();
-        let known = learnt.splits.entry(at).or_default();
-        let before = known.len();
-        for a in atoms {
-            if known.len() < MAX_SPLITS && !known.contains(&a) {
-                known.push(a);
+    for path in &paths {
+        for w in (0..path.len()).rev().filter(|&i| tab.fact(path[i]).widened) {
+            let at = tab.fact(path[w]).node;
+            if !done.insert(at) {
+                continue;
             }
-        }
-        if known.len() > before {
-            lesson.splits.push((at, known.len() - before));
+            let Some(prev) = (0..w).rev().find(|&i| tab.fact(path[i]).node == at) else {
+                continue;
+            };
+            let atoms: Vec<Constraint> = path[prev..w]
+                .iter()
+                .flat_map(|f| symbolic_access_atoms(phat, tab.fact(*f).node))
+                .collect();
+            let known = learnt.splits.entry(at).or_default();
+            let before = known.len();
+            for a in atoms {
+                if known.len() < MAX_SPLITS && !known.contains(&a) {
+                    known.push(a);
+                }
+            }
+            if known.len() > before {
+                lesson.splits.push((at, known.len() - before));
+            }
         }
     }
     if let Some(&last) = widened.last() {
@@ -311,8 +319,7 @@ pub fn refine_widening(
         return lesson;
     }
     let mut seen = BTreeSet::new();
-    for &i in &widened {
-        let r = tab.fact(facts[i]);
+    for r in paths.iter().flatten().map(|f| tab.fact(*f)).filter(|r| r.widened) {
         if !seen.insert(r.node) {
             continue;
         }
@@ -326,19 +333,59 @@ pub fn refine_widening(
     lesson
 }
 
-/// For a node writing a symbolic cell at index `e` (`a_k = (... && e == k ? v : a_k)`,
-/// issue 12), the partition atom `k < e`: the cells below `e` are the ones written so far
-/// by a loop counting up (and `k ≥ e` those still to come).
-fn symbolic_write_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
+/// The partition atoms that symbolic cells of variable-size arrays need from the start
+/// (issue 12): `k < size` at every node of the array's procedure (the engine consults them
+/// at its widening points). Cells at or past the size are never accessed and stay
+/// arbitrary; a merge or widening that mixed them with the cells in range would lose what
+/// the loops established about the latter.
+pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
+    use crate::sema::VarKind;
+    let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
+    let Some(ghost) = phat
+        .vars
+        .indices()
+        .find(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+    else {
+        return out;
+    };
+    for v in phat.vars.iter() {
+        let VarKind::SymCell { array, proc: Some(p) } = v.kind else {
+            continue;
+        };
+        let ArraySize::Dynamic(size) = phat.arrays[array].size else {
+            continue;
+        };
+        // k < size, i.e. k - size + 1 ≤ 0.
+        let mut e = LinExpr::var(cur_dim(ghost)) - LinExpr::var(cur_dim(size));
+        e.add_constant(&crate::linear::Q::from_integer(1.into()));
+        let Some(atom) = split_atom(&Constraint::new(e, crate::linear::Rel::Le)) else {
+            continue;
+        };
+        for (n, node) in phat.nodes.iter_enumerated() {
+            if node.proc == Some(p) {
+                let atoms = out.entry(n).or_default();
+                if !atoms.contains(&atom) {
+                    atoms.push(atom.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// For a node accessing a symbolic cell at index `e` (a write
+/// `a_k = (... && e == k ? v : a_k)` or a read `(e == k ? a_k : inst)`, issue 12), the
+/// partition atom `k < e`: the cells below `e` are the ones a loop counting up has
+/// written or read so far (and `k ≥ e` those still to come).
+fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     use crate::sema::{CmpOp, Expr, VarKind};
-    let NodeKind::Assign { lhs, rhs, .. } = &phat.nodes[n].kind else {
-        return Vec::new();
+    let exprs: Vec<&Expr> = match &phat.nodes[n].kind {
+        NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+        _ => Vec::new(),
     };
     let mut out = Vec::new();
-    for (y, e) in lhs.iter().zip(rhs) {
-        if !matches!(phat.vars[*y].kind, VarKind::SymCell { .. }) {
-            continue;
-        }
+    for e in exprs {
         e.visit(&mut |x| {
             let Expr::Cmp(CmpOp::Eq, i, g) = x else { return };
             let Expr::Var(gv) = **g else { return };
@@ -348,7 +395,11 @@ fn symbolic_write_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let lt = Expr::Cmp(CmpOp::Lt, g.clone(), i.clone());
             let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
             if let [case] = guard(&lt, true, &cur_dim, &mut fresh).as_slice() {
-                out.extend(case.iter().filter_map(split_atom));
+                for a in case.iter().filter_map(split_atom) {
+                    if !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
             }
         });
     }

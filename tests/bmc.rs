@@ -43,6 +43,7 @@ fn programs(expect: &str) -> Vec<std::path::PathBuf> {
         .into_iter()
         .filter(|p| !p.components().any(|c| c.as_os_str() == "errors"))
         .filter(|p| header(p, "expect").as_deref() == Some(expect))
+        .filter(|p| header(p, "open").is_none())
         .collect()
 }
 

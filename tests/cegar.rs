@@ -208,3 +208,46 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
         assert_ne!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
     }
 }
+
+/// Issue 12's seed programs (`lp-programs/forall/`, ACSAR, Flanagan–Qadeer, range
+/// predicates, the Horn paper): the CEGAR engine proves each safe one that is not marked
+/// `// open:` with symbolic cells; an open one (lpmc cannot decide it yet, the header says
+/// why) may be UNKNOWN but never UNSAFE. The unsafe twins are checked, through the
+/// portfolio, with the other programs in tests/verdicts.rs.
+#[test]
+fn forall_seed_programs_are_proved_or_open() {
+    let dir = lp_dir().join("forall");
+    let mut proved = Vec::new();
+    for p in common::sources(&dir) {
+        if common::header(&p, "expect").as_deref() != Some("safe") {
+            continue;
+        }
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let open = common::header(&p, "open").is_some();
+        let src = std::fs::read_to_string(&p).expect("program");
+        let loaded = lpmc::load(SourceFile::new(&name, &src))
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(if open { 5.0 } else { 60.0 }),
+            ..Default::default()
+        };
+        let r = lpmc::check(&loaded, &opts);
+        if open {
+            assert_ne!(
+                r.verdict(),
+                Verdict::Unsafe,
+                "{name}: {}",
+                r.outcome.reason()
+            );
+            continue;
+        }
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+        assert!(
+            !r.symbolic_cells.is_empty(),
+            "{name}: proved without symbolic cells"
+        );
+        proved.push(name);
+    }
+    assert!(proved.len() >= 6, "only {proved:?} proved");
+    assert!(proved.iter().any(|n| n == "copy_const.lp"), "{proved:?}");
+}

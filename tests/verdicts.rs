@@ -73,6 +73,11 @@ fn our_programs_give_their_expected_verdicts() {
         let Some(exp) = header(&p, "expect").and_then(|e| parse_verdict(&e)) else {
             continue;
         };
+        // Programs lpmc cannot decide yet (`// open:` says why) are checked apart, in
+        // tests/cegar.rs: they must never get the opposite verdict.
+        if header(&p, "open").is_some() {
+            continue;
+        }
         let r = check_portfolio(&p);
         assert_evidence(&p, &r);
         n += 1;

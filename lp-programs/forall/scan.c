@@ -1,4 +1,5 @@
 // expect: safe
+// open: UNKNOWN today (issue 12): the invariant needs a[k] != 0 below i, a disjunction that no partition atom learnt yet provides
 // why: the scan stops at the first zero cell (or at n), so every cell before the stop index i
 // is non-zero: ∀k. 0 ≤ k < i → a[k] ≠ 0 (ACSAR's scan)
 extern int __VERIFIER_nondet_int(void);

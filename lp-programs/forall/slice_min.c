@@ -1,4 +1,5 @@
 // expect: safe
+// open: UNKNOWN today (issue 12): two reads of a[i] at different nodes (the test and the assignment) are instantiated apart; the widened facts lose m <= a[k]
 // why: m is the minimum of the slice a[lo..hi), so m <= a[j] for every lo <= j < hi
 // (the Horn-clause paper's slice minimum)
 extern int __VERIFIER_nondet_int(void);

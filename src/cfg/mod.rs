@@ -158,13 +158,21 @@ pub struct InstRead {
     pub index: Expr,
     /// `0 ≤ index < size` (the rule applies only then; out of range the read is `u`).
     pub in_range: Expr,
-    /// The ghost index `k` of the array.
+    /// The ghost index `k` (shared by the arrays with a symbolic cell).
     pub ghost: VarId,
-    /// The symbolic cell `a_k`.
-    pub cell: VarId,
-    /// The read's value when the index is not the ghost's (a temporary of the node's
-    /// procedure).
-    pub inst: VarId,
+    /// The reads at this index, each a symbolic cell `a_k` with the temporary holding
+    /// the read's value when the index is not the ghost's (a temporary of the node's
+    /// procedure). The arrays share the ghost, so one partner gives all their values.
+    pub reads: Vec<(VarId, VarId)>,
+    /// The other arrays' symbolic cells at the same ghost.
+    pub others: Vec<VarId>,
+}
+
+impl InstRead {
+    /// The read's temporaries.
+    pub fn temps(&self) -> Vec<VarId> {
+        self.reads.iter().map(|(_, t)| *t).collect()
+    }
 }
 
 impl Cfg {

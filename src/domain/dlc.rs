@@ -656,17 +656,18 @@ impl RelDomain for DlcDomain {
     type Fact = Conj;
 
     fn initial(&mut self, cfg: &Cfg) -> Conj {
-        // A ghost index (issue 12) ranges over its array's cells: `0 ≤ k` and, for a
-        // fixed size n, `k < n` (cells out of range are never read or written).
+        // The ghost index (issue 12) ranges over its arrays' cells: `0 ≤ k` and, when
+        // they all have a fixed size, `k < n` for the largest n (cells out of range are
+        // never read or written).
         let mut c = Conj::top();
         for (v, info) in cfg.vars.iter_enumerated() {
-            let crate::sema::VarKind::Ghost { array } = info.kind else {
+            let crate::sema::VarKind::Ghost { bound } = info.kind else {
                 continue;
             };
             for d in [cur_dim(v), entry_dim(v)] {
                 let k = LinExpr::var(d);
                 c.add(&Constraint::ge(&k, &LinExpr::int(0)));
-                if let crate::sema::ArraySize::Const(n) = cfg.arrays[array].size {
+                if let Some(n) = bound {
                     c.add(&Constraint::le(&k, &LinExpr::constant(Q::from_integer((n as i64 - 1).into()))));
                 }
             }
@@ -836,17 +837,17 @@ impl RelDomain for DlcDomain {
     /// Monniaux–Gonnord's read rule: the facts at a node hold for every in-range value of
     /// the ghost `k` (it is never assigned), so a state of `f` reading cell `i` in range,
     /// with the other variables (current and entry copies) as they are, lies in some fact
-    /// `g` at the node with `k := i` and `a_k :=` the value read. `g`'s entry copy of `a_k`
-    /// (the cell at `i` on entry) becomes a fresh, existential dimension. Out of range the
-    /// read is `u`, and the temporary is left free.
+    /// `g` at the node with `k := i` and each read cell `a_k :=` the value read. `g`'s
+    /// entry copies of the cells (the cells at `i` on entry) and its other cells at the
+    /// ghost become fresh, existential dimensions. Out of range the read is `u`, and the
+    /// temporaries are left free.
     fn instantiate(&mut self, cfg: &Cfg, f: &Conj, g: &Conj, read: &crate::cfg::InstRead) -> Vec<Conj> {
         self.stats.transfers += 1;
-        let inst = cur_dim(read.inst);
-        let f0 = self.forget(f, &[read.inst]);
+        let f0 = self.forget(f, &read.temps());
         let mut fresh = Self::fresh(cfg);
         let base = fresh.peek();
         let mut out = Vec::new();
-        // Out of range, the read is `u`: the temporary stays free.
+        // Out of range, the read is `u`: the temporaries stay free.
         for case in guard(&read.in_range, false, &cur_dim, &mut fresh) {
             let mut c = f0.clone();
             for k in &case {
@@ -859,22 +860,24 @@ impl RelDomain for DlcDomain {
         }
         let in_range = guard(&read.in_range, true, &cur_dim, &mut fresh);
         for (guards, at) in flatten(&read.index, &cur_dim, &mut fresh) {
-            let (y1, y2, y3) = (fresh.dim(), fresh.dim(), fresh.dim());
-            let (cell, cell0, inst0) = (cur_dim(read.cell), entry_dim(read.cell), entry_dim(read.inst));
+            // In `g`: each read cell becomes its temporary; the entry copies of the cells,
+            // `g`'s own temporaries, and the other arrays' cells at the ghost (they hold
+            // `g`'s values at index `i`, not the state's) become fresh, existential
+            // dimensions.
+            let mut map: BTreeMap<Dim, Dim> = BTreeMap::new();
+            for (cell, inst) in &read.reads {
+                map.insert(cur_dim(*cell), cur_dim(*inst));
+                for d in [entry_dim(*cell), cur_dim(*inst), entry_dim(*inst)] {
+                    map.insert(d, fresh.dim());
+                }
+            }
+            for v in &read.others {
+                for d in [cur_dim(*v), entry_dim(*v)] {
+                    map.insert(d, fresh.dim());
+                }
+            }
             let g2 = g
-                .rename(&|d| {
-                    if d == cell {
-                        inst
-                    } else if d == cell0 {
-                        y1
-                    } else if d == inst {
-                        y2
-                    } else if d == inst0 {
-                        y3
-                    } else {
-                        d
-                    }
-                })
+                .rename(&|d| map.get(&d).copied().unwrap_or(d))
                 .substitute(cur_dim(read.ghost), &at)
                 .substitute(entry_dim(read.ghost), &at);
             for case in &in_range {
@@ -937,6 +940,13 @@ impl RelDomain for DlcDomain {
         parts
     }
 
+    /// The constraints the two facts share (syntactically, after normalisation): a hull
+    /// keeps at least those.
+    fn affinity(&self, a: &Conj, b: &Conj) -> usize {
+        let ca = a.constraints();
+        b.constraints().iter().filter(|c| ca.contains(c)).count()
+    }
+
     fn join(&mut self, _cfg: &Cfg, _n: NodeId, old: &Conj, new: &Conj) -> Option<Conj> {
         self.stats.hulls += 1;
         Some(old.hull_within(new, &self.deadline))
@@ -944,7 +954,14 @@ impl RelDomain for DlcDomain {
 
     fn widen(&mut self, cfg: &Cfg, n: NodeId, old: &Conj, new: &Conj, refine: bool) -> Option<Conj> {
         self.stats.widenings += 1;
-        let ts = self.thresholds_at(cfg, n);
+        let mut ts = self.thresholds_at(cfg, n);
+        // The partition atoms of the point and their negations: the fact's partition
+        // cell holds them, and both operands lie in the same cell, so they stay.
+        for a in self.splits.get(&n).into_iter().flatten() {
+            let mut e = -a.expr.clone();
+            e.add_constant(&Q::one());
+            ts.extend([a.clone(), Constraint::new(e, Rel::Le)]);
+        }
         Some(old.widen(new, &ts, refine, &self.deadline))
     }
 }

@@ -70,7 +70,7 @@ pub trait RelDomain {
         _g: &Self::Fact,
         read: &crate::cfg::InstRead,
     ) -> Vec<Self::Fact> {
-        vec![self.forget(f, &[read.inst])]
+        vec![self.forget(f, &read.temps())]
     }
 
     /// Whether `f` is included in the union of `gs`.
@@ -81,6 +81,12 @@ pub trait RelDomain {
     /// at widening points). The parts must cover `f`. Default: `f` itself, cell 0.
     fn split(&mut self, _cfg: &Cfg, _n: NodeId, f: &Self::Fact) -> Vec<(Self::Fact, u32)> {
         vec![(f.clone(), 0)]
+    }
+
+    /// How much of each other two facts keep in a join (higher: a closer partner for a
+    /// merge past the disjunct bound). Default: 0 (no preference).
+    fn affinity(&self, _a: &Self::Fact, _b: &Self::Fact) -> usize {
+        0
     }
 
     /// A fact containing both `old` and `new` at widening point `n` (ideally their convex

@@ -34,6 +34,14 @@ pub enum Origin {
         /// The fact it came from.
         pred: FactId,
     },
+    /// By the transfer of an instantiated read's node (issue 12): the predecessor fact
+    /// with the read's value constrained by a partner fact at the same node.
+    Inst {
+        /// The fact it came from.
+        pred: FactId,
+        /// The partner whose instance constrained the read.
+        partner: FactId,
+    },
     /// A callee's entry fact, from a caller's fact at a call node.
     CallEntry {
         /// The caller's fact at the call node.
@@ -358,12 +366,22 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
         let anc = self.ancestor(n, cell, origin);
         let depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
+        // Without an ancestor, the partner is the fact of the same cell closest to this one
+        // (the latest among equals): a merge with an unrelated fact, say the cell at a
+        // ghost index the loop never wrote, would lose what the loop established.
         let partner = anc.or_else(|| {
-            self.t.at_node[n]
-                .iter()
-                .rev()
-                .find(|f| self.t.facts[f.0 as usize].cell == cell)
-                .copied()
+            let mut best: Option<(usize, FactId)> = None;
+            for &f in &self.t.at_node[n] {
+                let rec = &self.t.facts[f.0 as usize];
+                if rec.cell != cell {
+                    continue;
+                }
+                let score = self.dom.affinity(&rec.fact, &fact);
+                if best.is_none_or(|(s, _)| score >= s) {
+                    best = Some((score, f));
+                }
+            }
+            best.map(|(_, f)| f)
         });
         let mut merged = false;
         if let Some(p) = partner {
@@ -379,11 +397,16 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         // The fact to widen by: the ancestor after the delay; at a recursive entry or
         // exit past the disjunct bound, also the partner it was merged with (contexts and
         // summaries arrive from many chains, and merges alone may ascend forever).
+        // A part that enters its partition cell from another one (no ancestor in the cell:
+        // `k = i - 1` entering `k < i` at each iteration) extends the cell's widened fact.
         let by = match anc {
             Some(a) if depth >= delay => Some((a, depth <= delay + REFINED_WIDENINGS)),
             _ if merged && self.points.kind[n] != PointKind::LoopHead => {
                 partner.map(|p| (p, true))
             }
+            None if split && self.crossed_cells(n, origin) => partner
+                .filter(|p| self.t.facts[p.0 as usize].widened)
+                .map(|p| (p, true)),
             _ => None,
         };
         if let Some((a, refine)) = by {
@@ -449,7 +472,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         for _ in 0..WALK_LIMIT {
             let next = match cur {
                 Origin::Init => return None,
-                Origin::Step { pred } => pred,
+                Origin::Step { pred } | Origin::Inst { pred, .. } => pred,
                 Origin::CallEntry { caller } => {
                     if kind != PointKind::RecEntry {
                         return None;
@@ -471,6 +494,30 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             cur = rec.origin;
         }
         None
+    }
+
+    /// Whether the derivation `origin` of a new fact at loop head `n` went through `n`
+    /// in the current activation (in another partition cell: the fact stays in the loop
+    /// and moved to its cell, as `k = i - 1` enters `k < i` at each iteration).
+    fn crossed_cells(&self, n: NodeId, origin: Origin) -> bool {
+        const WALK_LIMIT: usize = 1 << 16;
+        if self.points.kind[n] != PointKind::LoopHead {
+            return false;
+        }
+        let mut cur = origin;
+        for _ in 0..WALK_LIMIT {
+            let next = match cur {
+                Origin::Step { pred } | Origin::Inst { pred, .. } => pred,
+                Origin::Return { call, .. } => call,
+                Origin::Init | Origin::CallEntry { .. } => return false,
+            };
+            let rec = &self.t.facts[next.0 as usize];
+            if rec.node == n {
+                return true;
+            }
+            cur = rec.origin;
+        }
+        false
     }
 
     /// Propagate one fact. Returns the id of a fact at the error node, if one was made.
@@ -558,12 +605,16 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                             let pf = self.t.facts[pa.0 as usize].fact.clone();
                             self.dom.instantiate(cfg, &sf, &pf, read)
                         }
-                        None => vec![self.dom.forget(&sf, &[read.inst])],
+                        None => vec![self.dom.forget(&sf, &read.temps())],
                     };
                     for f2 in states {
                         for (i, succ) in cfg.succs(n).into_iter().enumerate() {
                             for f in self.dom.post(cfg, &f2, n, i) {
-                                if let Some(new) = self.add(succ, f, Origin::Step { pred: st }) {
+                                let origin = match pa {
+                                    Some(partner) => Origin::Inst { pred: st, partner },
+                                    None => Origin::Step { pred: st },
+                                };
+                                if let Some(new) = self.add(succ, f, origin) {
                                     if succ == ERROR_NODE {
                                         return Some(new);
                                     }
@@ -622,7 +673,7 @@ impl<F> Tabulation<F> {
             rev.push(f);
             match self.fact(f).origin {
                 Origin::Init => {}
-                Origin::Step { pred } => stack.push(pred),
+                Origin::Step { pred } | Origin::Inst { pred, .. } => stack.push(pred),
                 Origin::CallEntry { caller } => stack.push(caller),
                 Origin::Return { call, exit } => {
                     // path(call) ++ inner(exit) ++ [ret_point]: emit the callee's part from
@@ -636,6 +687,28 @@ impl<F> Tabulation<F> {
         rev
     }
 
+    /// The derivations of the read rule's partners (issue 12) that the path of `id` used,
+    /// and of the partners those used in turn (at most `limit`), each as
+    /// [`Tabulation::path_facts`] gives it. A spurious path may owe its read value to an
+    /// imprecise partner: its widened facts are to refine too.
+    pub fn partner_paths(&self, id: FactId, limit: usize) -> Vec<Vec<FactId>> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        let mut work = vec![self.path_facts(id)];
+        while let Some(path) = work.pop() {
+            for f in &path {
+                if let Origin::Inst { partner, .. } = self.fact(*f).origin {
+                    if out.len() < limit && seen.insert(partner) {
+                        let p = self.path_facts(partner);
+                        out.push(p.clone());
+                        work.push(p);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Push (in reverse) the facts of the path of fact `id` inside its procedure, from the
     /// procedure's entry, stopping at the entry fact.
     fn inner(&self, id: FactId, rev: &mut Vec<FactId>) {
@@ -644,7 +717,7 @@ impl<F> Tabulation<F> {
             rev.push(f);
             match self.fact(f).origin {
                 Origin::Init | Origin::CallEntry { .. } => {}
-                Origin::Step { pred } => work.push(pred),
+                Origin::Step { pred } | Origin::Inst { pred, .. } => work.push(pred),
                 Origin::Return { call, exit } => {
                     // Reverse order: this procedure's part before the call comes after the
                     // callee's part in `rev`.
