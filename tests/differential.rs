@@ -2,24 +2,29 @@
 //! array-free programs (globals, locals, `u` inputs, `?:`, parallel assignment, bounded
 //! loops, calls, assertions). Whenever some random run of the interpreter reaches an error,
 //! lpmc must not answer SAFE; every UNSAFE answer must come with inputs that drive the
-//! interpreter to an error. The same holds for the portfolio of all engines.
+//! interpreter to an error. The same holds for the portfolio of all engines. Random
+//! programs over large and variable-length arrays exercise the symbolic cells.
 
 mod common;
 
-use common::gen::{array_program, interp_reaches_error, scalar_program};
+use common::gen::{array_program, interp_reaches_error, scalar_program, vla_program};
 use lpmc::run_inputs;
 use lpmc::CheckOptions;
+use lpmc::Outcome;
 use lpmc::SourceFile;
 use lpmc::Verdict;
 use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
+/// Counts of SAFE, UNSAFE and UNKNOWN answers, of the programs where some of `runs` random
+/// runs of the interpreter reach an error, and of the SAFE proofs with symbolic cells.
 fn differential(
     strategy: impl Strategy<Value = String>,
     default_cases: u32,
     portfolio: bool,
-) -> [u32; 3] {
+    runs: u64,
+) -> [u32; 5] {
     let cases: u32 = std::env::var("LPMC_DIFF_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -29,7 +34,7 @@ fn differential(
         failure_persistence: None,
         ..Config::default()
     });
-    let mut counts = [0u32; 3];
+    let mut counts = [0u32; 5];
     let counts_ref = std::cell::RefCell::new(&mut counts);
     runner
         .run(&strategy, |src| {
@@ -45,8 +50,12 @@ fn differential(
             } else {
                 lpmc::check(&loaded, &opts)
             };
-            let reached = interp_reaches_error(&loaded, 30);
+            let reached = interp_reaches_error(&loaded, runs);
             counts_ref.borrow_mut()[report.verdict().exit_code() as usize / 10] += 1;
+            counts_ref.borrow_mut()[3] += u32::from(reached);
+            if let Outcome::Safe(proof) = &report.outcome {
+                counts_ref.borrow_mut()[4] += u32::from(!proof.symbolic.is_empty());
+            }
             if reached {
                 prop_assert_ne!(
                     report.verdict(),
@@ -89,7 +98,7 @@ fn differential(
 
 #[test]
 fn lpmc_agrees_with_the_interpreter() {
-    let [safe, unsafe_, unknown] = differential(scalar_program(), 2000, false);
+    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 2000, false, 30);
     eprintln!("differential: {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
@@ -99,7 +108,7 @@ fn lpmc_agrees_with_the_interpreter() {
 
 #[test]
 fn lpmc_agrees_with_the_interpreter_on_arrays() {
-    let [safe, unsafe_, unknown] = differential(array_program(), 500, false);
+    let [safe, unsafe_, unknown, ..] = differential(array_program(), 500, false, 30);
     eprintln!("differential (arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
@@ -107,17 +116,34 @@ fn lpmc_agrees_with_the_interpreter_on_arrays() {
     );
 }
 
+/// Symbolic cells (issue 12): arrays of nondet size, or of 100 cells, filled, copied,
+/// summed and checked in loops up to a nondet `n`, and read at a nondet index. More random
+/// runs than above: the runs must pass the assumptions on `n` and `j`.
+#[test]
+fn lpmc_agrees_with_the_interpreter_on_symbolic_cells() {
+    let [safe, unsafe_, unknown, reached, symbolic] = differential(vla_program(), 100, false, 200);
+    eprintln!(
+        "differential (symbolic cells): {safe} safe ({symbolic} with symbolic cells), \
+         {unsafe_} unsafe, {unknown} unknown; the interpreter reached an error in {reached}"
+    );
+    assert!(
+        safe > 0 && unsafe_ > 0,
+        "the generator should produce both kinds"
+    );
+    assert!(symbolic > 0, "the generator should need symbolic cells");
+}
+
 /// The portfolio (CEGAR, bmc and the concrete search under one deadline) on the same
 /// programs: no engine's answer may contradict the interpreter.
 #[test]
 fn the_portfolio_agrees_with_the_interpreter() {
-    let [safe, unsafe_, unknown] = differential(scalar_program(), 300, true);
+    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 300, true, 30);
     eprintln!("differential (portfolio): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
         "the generator should produce both kinds"
     );
-    let [safe, unsafe_, unknown] = differential(array_program(), 100, true);
+    let [safe, unsafe_, unknown, ..] = differential(array_program(), 100, true, 30);
     eprintln!("differential (portfolio, arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(safe > 0 && unsafe_ > 0);
 }
