@@ -121,7 +121,7 @@ fn lpmc_agrees_with_the_interpreter_on_arrays() {
 /// runs than above: the runs must pass the assumptions on `n` and `j`.
 #[test]
 fn lpmc_agrees_with_the_interpreter_on_symbolic_cells() {
-    let [safe, unsafe_, unknown, reached, symbolic] = differential(vla_program(), 100, false, 200);
+    let [safe, unsafe_, unknown, reached, symbolic] = differential(vla_program(), 50, false, 200);
     eprintln!(
         "differential (symbolic cells): {safe} safe ({symbolic} with symbolic cells), \
          {unsafe_} unsafe, {unknown} unknown; the interpreter reached an error in {reached}"
