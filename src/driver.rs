@@ -716,6 +716,132 @@ fn invariants(loaded: &Loaded, phat: &crate::cfg::Cfg, tab: &Tabulation<Conj>) -
             formula,
         });
     }
+    // With symbolic cells: the ∀-invariants after the loops, first (issue 12).
+    let mut after = forall_after_loops(loaded, phat, &points, tab, &shown, &ghosts);
+    after.append(&mut out);
+    after
+}
+
+/// With symbolic cells (issue 12), the ∀-property of the cells after each loop, in the
+/// form `∀k. 0 ≤ k ≤ 999 → a[k] = 0`. At the loop's exit, each fact (over current values,
+/// temporaries and `$ret` projected out) splits into its constraints on the ghost `K`
+/// (without cells), on the cells `C`, and the rest. The facts hold for every ghost value
+/// in range, so `∀k. K → c` holds for each `c` of `C` that every fact, within `K`,
+/// implies (an exact test); only those are stated.
+fn forall_after_loops(
+    loaded: &Loaded,
+    phat: &crate::cfg::Cfg,
+    points: &Points,
+    tab: &Tabulation<Conj>,
+    shown: &crate::cfg::Cfg,
+    ghosts: &[String],
+) -> Vec<Invariant> {
+    use crate::cfg::NodeKind;
+    use crate::sema::VarKind;
+    let mut out = Vec::new();
+    let Some(ghost) = phat.vars.indices().find(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. })) else {
+        return out;
+    };
+    let kd = crate::domain::cur_dim(ghost);
+    let cells: Vec<Dim> = phat
+        .vars
+        .indices()
+        .filter(|v| matches!(phat.vars[*v].kind, VarKind::SymCell { .. }))
+        .map(crate::domain::cur_dim)
+        .collect();
+    let hidden: Vec<Dim> = phat
+        .vars
+        .indices()
+        .filter(|v| *v == phat.ret || matches!(phat.vars[*v].kind, VarKind::Temp(_)))
+        .map(crate::domain::cur_dim)
+        .collect();
+    let none = Deadline::none();
+    for (n, kind) in points.kind.iter_enumerated() {
+        if *kind != PointKind::LoopHead {
+            continue;
+        }
+        // The loop's exit: the false branch of the test right after its head.
+        let test = match phat.nodes[n].kind {
+            NodeKind::Skip { next } => next,
+            _ => continue,
+        };
+        let NodeKind::Branch { els: exit, .. } = phat.nodes[test].kind else {
+            continue;
+        };
+        let mut facts: Vec<Conj> = Vec::new();
+        let mut parts: Vec<(Conj, Vec<Constraint>)> = Vec::new();
+        for f in &tab.at_node[exit] {
+            let c = &tab.fact(*f).fact;
+            let drop: Vec<Dim> = c
+                .dims()
+                .into_iter()
+                .filter(|d| d.0 % 2 == 0 || hidden.contains(d))
+                .collect();
+            let c = c.project_out_within(&drop, &none);
+            let (mut k, mut cell) = (Conj::top(), Vec::new());
+            for x in c.constraints() {
+                let ds: Vec<Dim> = x.expr.coeffs().keys().copied().collect();
+                if ds.iter().any(|d| cells.contains(d)) {
+                    cell.push(x);
+                } else if ds.contains(&kd) {
+                    k.add(&x);
+                }
+            }
+            if !cell.is_empty() {
+                parts.push((k, cell));
+            }
+            facts.push(c);
+        }
+        // A statement `K → C` of one fact, kept with the constraints of C that every fact
+        // within K implies.
+        let mut cands: Vec<(Conj, Vec<Constraint>)> = Vec::new();
+        for (k, cell) in &parts {
+            let within: Vec<Conj> = facts.iter().map(|f| f.and(k)).filter(|f| !f.is_empty()).collect();
+            // (The bounds of a C type, `-2147483648 ≤ a[k]`, say nothing about the loop.)
+            let type_bound = |c: &Constraint| num_traits::Signed::abs(c.expr.constant_term()) >= Q::from_integer(i32::MAX.into());
+            let kept: Vec<Constraint> = cell
+                .iter()
+                .filter(|c| !type_bound(c) && within.iter().all(|f| f.implies(c)))
+                .cloned()
+                .collect();
+            if !kept.is_empty() {
+                cands.push((k.clone(), kept));
+            }
+        }
+        // A statement whose range lies within another's and says no more is left out.
+        let mut stated: Vec<String> = Vec::new();
+        for (i, (k, kept)) in cands.iter().enumerate() {
+            let subsumed = cands.iter().enumerate().any(|(j, (k2, kept2))| {
+                j != i
+                    && k.implies_all(&k2.constraints())
+                    && kept.iter().all(|c| kept2.contains(c))
+                    && (!k2.implies_all(&k.constraints()) || j < i)
+            });
+            if subsumed {
+                continue;
+            }
+            let mut cs = Conj::top();
+            for c in kept {
+                cs.add(c);
+            }
+            let text = format!("{} → {}", conj_text(shown, k), conj_text(shown, &cs));
+            if !stated.contains(&text) && stated.len() < 3 {
+                stated.push(text);
+            }
+        }
+        if stated.is_empty() {
+            continue;
+        }
+        let stated: Vec<String> = if stated.len() > 1 {
+            stated.into_iter().map(|t| format!("({t})")).collect()
+        } else {
+            stated
+        };
+        out.push(Invariant {
+            at: format!("after the {}", point_name(loaded, phat, points, n)),
+            formula: format!("∀{}. {}", ghosts.join(", "), stated.join(" ∧ ")),
+        });
+    }
     out
 }
 

@@ -193,6 +193,11 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
             reason.contains("∀k.") && reason.contains("a[k]"),
             "{name}: {reason}"
         );
+        // ... and after the loop in the ∀-form: every cell in range is 0.
+        assert!(
+            reason.contains("after the loop at line") && reason.contains("→ a[k] = 0"),
+            "{name}: {reason}"
+        );
         refinements.push(r.refinements);
     }
     assert_eq!(
