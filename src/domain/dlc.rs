@@ -858,6 +858,22 @@ impl RelDomain for DlcDomain {
                 out.push(p);
             }
         }
+        // A partner that fixes a shared variable to another constant than `f` (facts of
+        // other iterations, unrolled) gives nothing: skip the projections.
+        let renamed: Vec<VarId> = read
+            .reads
+            .iter()
+            .flat_map(|(c, t)| [*c, *t])
+            .chain(read.others.iter().copied())
+            .chain([read.ghost])
+            .collect();
+        let (kf, kg) = (known_values(&f0), known_values(g));
+        if kf
+            .iter()
+            .any(|(v, x)| !renamed.contains(v) && kg.get(v).is_some_and(|y| y != x))
+        {
+            return out;
+        }
         let in_range = guard(&read.in_range, true, &cur_dim, &mut fresh);
         for (guards, at) in flatten(&read.index, &cur_dim, &mut fresh) {
             // In `g`: each read cell becomes its temporary; the entry copies of the cells,
