@@ -17,13 +17,15 @@ use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-/// Counts of SAFE, UNSAFE and UNKNOWN answers, of the programs where some of `runs` random
-/// runs of the interpreter reach an error, and of the SAFE proofs with symbolic cells.
+/// Counts of SAFE, UNSAFE and UNKNOWN answers (each check within `timeout_s`), of the
+/// programs where some of `runs` random runs of the interpreter reach an error, and of the
+/// SAFE proofs with symbolic cells.
 fn differential(
     strategy: impl Strategy<Value = String>,
     default_cases: u32,
     portfolio: bool,
     runs: u64,
+    timeout_s: f64,
 ) -> [u32; 5] {
     let cases: u32 = std::env::var("LPMC_DIFF_CASES")
         .ok()
@@ -42,7 +44,7 @@ fn differential(
                 TestCaseError::fail(format!("generated program rejected:\n{}", e.render(false)))
             })?;
             let opts = CheckOptions {
-                timeout_s: Some(20.0),
+                timeout_s: Some(timeout_s),
                 ..Default::default()
             };
             let report = if portfolio {
@@ -98,7 +100,7 @@ fn differential(
 
 #[test]
 fn lpmc_agrees_with_the_interpreter() {
-    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 2000, false, 30);
+    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 2000, false, 30, 20.0);
     eprintln!("differential: {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
@@ -108,7 +110,7 @@ fn lpmc_agrees_with_the_interpreter() {
 
 #[test]
 fn lpmc_agrees_with_the_interpreter_on_arrays() {
-    let [safe, unsafe_, unknown, ..] = differential(array_program(), 500, false, 30);
+    let [safe, unsafe_, unknown, ..] = differential(array_program(), 500, false, 30, 20.0);
     eprintln!("differential (arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
@@ -118,10 +120,12 @@ fn lpmc_agrees_with_the_interpreter_on_arrays() {
 
 /// Symbolic cells (issue 12): arrays of nondet size, or of 100 cells, filled, copied,
 /// summed and checked in loops up to a nondet `n`, and read at a nondet index. More random
-/// runs than above: the runs must pass the assumptions on `n` and `j`.
+/// runs than above (they must pass the assumptions on `n` and `j`), a shorter timeout (a
+/// few programs wrap `char` cells past 127 and time out).
 #[test]
 fn lpmc_agrees_with_the_interpreter_on_symbolic_cells() {
-    let [safe, unsafe_, unknown, reached, symbolic] = differential(vla_program(), 50, false, 200);
+    let [safe, unsafe_, unknown, reached, symbolic] =
+        differential(vla_program(), 50, false, 200, 10.0);
     eprintln!(
         "differential (symbolic cells): {safe} safe ({symbolic} with symbolic cells), \
          {unsafe_} unsafe, {unknown} unknown; the interpreter reached an error in {reached}"
@@ -137,13 +141,13 @@ fn lpmc_agrees_with_the_interpreter_on_symbolic_cells() {
 /// programs: no engine's answer may contradict the interpreter.
 #[test]
 fn the_portfolio_agrees_with_the_interpreter() {
-    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 300, true, 30);
+    let [safe, unsafe_, unknown, ..] = differential(scalar_program(), 300, true, 30, 20.0);
     eprintln!("differential (portfolio): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(
         safe > 0 && unsafe_ > 0,
         "the generator should produce both kinds"
     );
-    let [safe, unsafe_, unknown, ..] = differential(array_program(), 100, true, 30);
+    let [safe, unsafe_, unknown, ..] = differential(array_program(), 100, true, 30, 20.0);
     eprintln!("differential (portfolio, arrays): {safe} safe, {unsafe_} unsafe, {unknown} unknown");
     assert!(safe > 0 && unsafe_ > 0);
 }
