@@ -329,12 +329,7 @@ fn cegar(
         dom.learnt = learnt.thresholds.clone();
         dom.splits = learnt.splits.clone();
         for (n, atoms) in crate::refine::ghost_splits(&phat) {
-            let known = dom.splits.entry(n).or_default();
-            for a in atoms {
-                if !known.contains(&a) {
-                    known.push(a);
-                }
-            }
+            crate::refine::add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
         let t0 = Instant::now();
         // EUREKA's exact tabulation first, on a small step budget: it decides programs

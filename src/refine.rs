@@ -252,15 +252,9 @@ pub fn refine_widening(
                 .iter()
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(*f).node))
                 .collect();
-            let known = learnt.splits.entry(at).or_default();
-            let before = known.len();
-            for a in atoms {
-                if known.len() < MAX_SPLITS && !known.contains(&a) {
-                    known.push(a);
-                }
-            }
-            if known.len() > before {
-                lesson.splits.push((at, known.len() - before));
+            let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_SPLITS);
+            if added > 0 {
+                lesson.splits.push((at, added));
             }
         }
     }
@@ -286,18 +280,10 @@ pub fn refine_widening(
             atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
         }
         let base = 2 * phat.vars.len() as u32;
-        let known = learnt.splits.entry(at).or_default();
-        let before = known.len();
-        for a in atoms {
-            if known.len() >= MAX_SPLITS {
-                break;
-            }
-            if a.expr.coeffs().keys().all(|d| d.0 < base) && !known.contains(&a) {
-                known.push(a);
-            }
-        }
-        if known.len() > before {
-            lesson.splits.push((at, known.len() - before));
+        let atoms = atoms.into_iter().filter(|a| a.expr.coeffs().keys().all(|d| d.0 < base));
+        let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_SPLITS);
+        if added > 0 {
+            lesson.splits.push((at, added));
         }
         if let Some(pre) = pre {
             let known = learnt.thresholds.entry(at).or_default();
@@ -333,6 +319,21 @@ pub fn refine_widening(
     lesson
 }
 
+/// Append the constraints of `new` that `known` lacks, while it has fewer than `cap`;
+/// returns how many were added.
+pub fn add_new(known: &mut Vec<Constraint>, new: impl IntoIterator<Item = Constraint>, cap: usize) -> usize {
+    let before = known.len();
+    for c in new {
+        if known.len() >= cap {
+            break;
+        }
+        if !known.contains(&c) {
+            known.push(c);
+        }
+    }
+    known.len() - before
+}
+
 /// The partition atoms that symbolic cells of variable-size arrays need from the start
 /// (issue 12): `k < size` at every node of the array's procedure (the engine consults them
 /// at its widening points). Cells at or past the size are never accessed and stay
@@ -363,10 +364,7 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
         };
         for (n, node) in phat.nodes.iter_enumerated() {
             if node.proc == Some(p) {
-                let atoms = out.entry(n).or_default();
-                if !atoms.contains(&atom) {
-                    atoms.push(atom.clone());
-                }
+                add_new(out.entry(n).or_default(), [atom.clone()], usize::MAX);
             }
         }
     }

@@ -471,6 +471,13 @@ impl DlcDomain {
     }
 }
 
+/// `¬(e ≤ 0)` over the integers: `-e + 1 ≤ 0`.
+fn negate_atom(a: &Constraint) -> Constraint {
+    let mut e = -a.expr.clone();
+    e.add_constant(&Q::one());
+    Constraint::new(e, Rel::Le)
+}
+
 /// The partition atom of constraint `c`: `c` tightened to `e ≤ 0` with coprime integer
 /// coefficients, or its complement when `e`'s first coefficient is negative, so that an
 /// atom and its negation give the same atom. `None` for equalities and constants.
@@ -483,10 +490,7 @@ pub fn split_atom(c: &Constraint) -> Option<Constraint> {
     }
     let first = a.expr.coeffs().values().next()?.clone();
     if first.is_negative() {
-        // ¬(e ≤ 0) ≡ -e + 1 ≤ 0 over the integers.
-        let mut e = -a.expr;
-        e.add_constant(&Q::one());
-        return Some(Constraint::new(e, Rel::Le));
+        return Some(negate_atom(&a));
     }
     Some(a)
 }
@@ -933,11 +937,7 @@ impl RelDomain for DlcDomain {
         };
         let mut parts = vec![(f.clone(), 0u32)];
         for (i, a) in atoms.iter().enumerate() {
-            let neg = {
-                let mut e = -a.expr.clone();
-                e.add_constant(&Q::one());
-                Constraint::new(e, Rel::Le)
-            };
+            let neg = negate_atom(a);
             let mut next = Vec::new();
             for (p, cell) in parts {
                 let mut yes = p.clone();
@@ -974,9 +974,7 @@ impl RelDomain for DlcDomain {
         // The partition atoms of the point and their negations: the fact's partition
         // cell holds them, and both operands lie in the same cell, so they stay.
         for a in self.splits.get(&n).into_iter().flatten() {
-            let mut e = -a.expr.clone();
-            e.add_constant(&Q::one());
-            ts.extend([a.clone(), Constraint::new(e, Rel::Le)]);
+            ts.extend([a.clone(), negate_atom(a)]);
         }
         Some(old.widen(new, &ts, refine, &self.deadline))
     }

@@ -369,7 +369,13 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         // Without an ancestor, the partner is the fact of the same cell closest to this one
         // (the latest among equals): a merge with an unrelated fact, say the cell at a
         // ghost index the loop never wrote, would lose what the loop established.
+        // (Only a merge past the bound or a split part uses it: the scan is skipped
+        // otherwise.)
+        let needs_partner = split || self.t.at_node[n].len() >= bound;
         let partner = anc.or_else(|| {
+            if !needs_partner {
+                return None;
+            }
             let mut best: Option<(usize, FactId)> = None;
             for &f in &self.t.at_node[n] {
                 let rec = &self.t.facts[f.0 as usize];
