@@ -374,7 +374,10 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
 /// For a node accessing a symbolic cell at index `e` (a write
 /// `a_k = (... && e == k ? v : a_k)` or a read `(e == k ? a_k : inst)`, issue 12), the
 /// partition atom `k < e`: the cells below `e` are the ones a loop counting up has
-/// written or read so far (and `k ≥ e` those still to come).
+/// written or read so far (and `k ≥ e` those still to come). When the counters of the
+/// procedure (`v = v ± c`) move `e` down, as in `a[2*n - i - 1]` with `i++`, the cells
+/// done so far are those above `e`, and the atom is `k ≤ e`; when the direction is mixed,
+/// both.
 fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     use crate::sema::{CmpOp, Expr, VarKind};
     let exprs: Vec<&Expr> = match &phat.nodes[n].kind {
@@ -382,6 +385,33 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
         NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
         _ => Vec::new(),
     };
+    let strip = |e: Expr| {
+        e.map_bottom_up(&mut |y| match y {
+            Expr::Wrap(_, y) | Expr::Overflow(_, y) => *y,
+            y => y,
+        })
+    };
+    // The signs of the constant steps `v = v ± c` of each variable of the procedure.
+    let mut steps: BTreeMap<crate::ids::VarId, BTreeSet<bool>> = BTreeMap::new();
+    for node in phat.nodes.iter().filter(|m| m.proc == phat.nodes[n].proc) {
+        let NodeKind::Assign { lhs, rhs, .. } = &node.kind else { continue };
+        for (v, e) in lhs.iter().zip(rhs) {
+            let step = match strip(e.clone()) {
+                Expr::Add(a, b) => match (*a, *b) {
+                    (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) if x == *v => Some(c),
+                    _ => None,
+                },
+                Expr::Sub(a, b) => match (*a, *b) {
+                    (Expr::Var(x), Expr::Const(c)) if x == *v => Some(-c),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(c) = step.filter(|c| *c != 0.into()) {
+                steps.entry(*v).or_default().insert(c > 0.into());
+            }
+        }
+    }
     let mut out = Vec::new();
     for e in exprs {
         e.visit(&mut |x| {
@@ -390,12 +420,39 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             if !matches!(phat.vars[gv].kind, VarKind::Ghost { .. }) {
                 return;
             }
-            let lt = Expr::Cmp(CmpOp::Lt, g.clone(), i.clone());
+            // The atom only splits the states (precision), so C's wrapping of the index
+            // may be dropped: `k < 2*i` for `k == (i32)2*i`.
+            let i = strip((**i).clone());
+            // Which way the counters move `i`: up, down.
             let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
-            if let [case] = guard(&lt, true, &cur_dim, &mut fresh).as_slice() {
-                for a in case.iter().filter_map(split_atom) {
-                    if !out.contains(&a) {
-                        out.push(a);
+            let (mut up, mut down) = (false, false);
+            if let [(_, lin)] = crate::domain::encode::flatten(&i, &cur_dim, &mut fresh).as_slice()
+            {
+                for (v, dirs) in &steps {
+                    let Some(a) = lin.coeffs().get(&cur_dim(*v)) else { continue };
+                    for &inc in dirs {
+                        if num_traits::Signed::is_positive(a) == inc {
+                            up = true;
+                        } else {
+                            down = true;
+                        }
+                    }
+                }
+            }
+            let mut ops = Vec::new();
+            if up || !down {
+                ops.push(CmpOp::Lt);
+            }
+            if down {
+                ops.push(CmpOp::Le);
+            }
+            for op in ops {
+                let atom = Expr::Cmp(op, g.clone(), Box::new(i.clone()));
+                if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
+                    for a in case.iter().filter_map(split_atom) {
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
                     }
                 }
             }

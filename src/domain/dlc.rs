@@ -878,8 +878,16 @@ impl RelDomain for DlcDomain {
         {
             return out;
         }
-        let in_range = guard(&read.in_range, true, &cur_dim, &mut fresh);
-        for (guards, at) in flatten(&read.index, &cur_dim, &mut fresh) {
+        // C's wraps that `f` keeps in range are the identity: without them, the index and
+        // the range test have one case each instead of three per wrap.
+        let index = drop_safe_wraps(read.index.clone(), &f0);
+        let in_range = guard(
+            &drop_safe_wraps(read.in_range.clone(), &f0),
+            true,
+            &cur_dim,
+            &mut fresh,
+        );
+        for (guards, at) in flatten(&index, &cur_dim, &mut fresh) {
             // In `g`: each read cell becomes its temporary; the entry copies of the cells,
             // `g`'s own temporaries, and the other arrays' cells at the ghost (they hold
             // `g`'s values at index `i`, not the state's) become fresh, existential
@@ -901,9 +909,21 @@ impl RelDomain for DlcDomain {
                 .substitute(cur_dim(read.ghost), &at)
                 .substitute(entry_dim(read.ghost), &at);
             for case in &in_range {
-                let mut c = f0.and(&g2);
+                // The cases of the index and the range test that `f` excludes are
+                // dropped before the (costlier) conjunction with the partner.
+                let mut c = f0.clone();
                 for k in guards.iter().chain(case) {
                     c.add(k);
+                }
+                if c.is_empty() {
+                    continue;
+                }
+                let c = c.and(&g2);
+                // Most pairs are contradictory (a partner of another partition cell):
+                // one simplex check spares their projection.
+                if c.is_empty() {
+                    self.stats.empty += 1;
+                    continue;
                 }
                 let dims = Self::fresh_dims(&c, base);
                 if let Some(p) = self.project(c, &dims) {

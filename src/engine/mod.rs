@@ -245,6 +245,9 @@ struct Engine<'a, D: RelDomain> {
     points: Points,
     /// Nodes with an instantiated read that gave up the read rule (too many facts).
     inst_saturated: BTreeSet<NodeId>,
+    /// Facts at nodes with an instantiated read that a later fact there contains: the
+    /// read rule pairs that later fact instead (its instantiations contain theirs).
+    inst_covered: BTreeSet<FactId>,
 }
 
 impl<'a, D: RelDomain> Engine<'a, D> {
@@ -284,6 +287,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             start: Instant::now(),
             points: Points::of(cfg),
             inst_saturated: BTreeSet::new(),
+            inst_covered: BTreeSet::new(),
         }
     }
 
@@ -586,6 +590,9 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 // value `u`), which contains every pairing.
                 let read = &cfg.inst_reads[&n];
                 let saturated = self.t.at_node[n].len() > MAX_INST_FACTS;
+                if !saturated && self.inst_covered.contains(&id) {
+                    return None; // a later fact contains it and pairs in its place
+                }
                 let mut pairs = Vec::new();
                 if saturated {
                     if self.inst_saturated.insert(n) {
@@ -594,7 +601,22 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                         pairs.push((id, None));
                     }
                 } else {
+                    // The instantiation is monotone in both facts: a fact that the new
+                    // one contains needs no more pairings (those done stay).
                     for &g in &self.t.at_node[n] {
+                        if g != id
+                            && !self.inst_covered.contains(&g)
+                            && self
+                                .dom
+                                .entailed(&self.t.facts[g.0 as usize].fact, &[&fact])
+                        {
+                            self.inst_covered.insert(g);
+                        }
+                    }
+                    for &g in &self.t.at_node[n] {
+                        if self.inst_covered.contains(&g) {
+                            continue;
+                        }
                         pairs.push((id, Some(g)));
                         if g != id {
                             pairs.push((g, Some(id)));

@@ -8,6 +8,7 @@
 //! answer UNKNOWN).
 
 mod cint;
+mod consts;
 mod decl;
 mod expr;
 pub mod hir;

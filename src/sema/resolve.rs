@@ -167,18 +167,20 @@ impl Resolver {
             .map(|(u, _)| u)
             .collect();
         unsupported.sort_by_key(|u| u.span.start);
+        let mut program = Program {
+            vars: r.vars,
+            arrays: r.arrays,
+            procs: r.procs,
+            globals: r.globals,
+            global_arrays: r.global_arrays,
+            ret: r.ret,
+            main,
+            var_types: r.var_types,
+            array_types: r.array_types,
+        };
+        super::consts::propagate(&mut program);
         Ok(Analysis {
-            program: Program {
-                vars: r.vars,
-                arrays: r.arrays,
-                procs: r.procs,
-                globals: r.globals,
-                global_arrays: r.global_arrays,
-                ret: r.ret,
-                main,
-                var_types: r.var_types,
-                array_types: r.array_types,
-            },
+            program,
             unsupported,
         })
     }

@@ -1,0 +1,208 @@
+//! Constant propagation of the scalars that never change: a global that nothing assigns
+//! (its initialiser, or 0), and a local whose only definition is its declaration with a
+//! constant initialiser (`int N = 100000;`). Their uses become the constant, and a
+//! variable-length array whose size is then a constant becomes a constant-size array.
+//!
+//! SV-COMP tasks name their bounds this way. Without the pass, `int a[2*N+2]` with a local
+//! `N` is a VLA, and the analyses would have to rediscover the constant (a relational
+//! invariant that widening must keep) everywhere the size matters.
+//!
+//! Soundness: the program after the pass has the same executions. A global with no
+//! assignment, havoc or call result keeps its initial value all along. A local with a
+//! single definition that is an assignment (not a havoc: a declaration without an
+//! initialiser havocs) is declared with that initialiser, and under C's scoping every use
+//! follows the declaration, which runs again each time the block is entered. The one way
+//! around a declaration is a `goto` into its scope, so the locals of a procedure that
+//! contains a `goto` (also a lowered `switch`) are left alone.
+
+use super::hir::{ArraySize, Expr, LValue, Program, Stmt, StmtKind, VarKind};
+use crate::ids::VarId;
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive};
+use std::collections::BTreeMap;
+
+/// Replace the uses of the never-changing scalars of `p` by their values.
+pub(super) fn propagate(p: &mut Program) {
+    let mut defs: BTreeMap<VarId, usize> = BTreeMap::new();
+    let mut inits: BTreeMap<VarId, Expr> = BTreeMap::new();
+    let mut goto_procs = Vec::new();
+    for (pid, proc) in p.procs.iter_enumerated() {
+        let mut has_goto = false;
+        walk(&proc.body, &mut |s| match &s.kind {
+            StmtKind::Assign(pairs) => {
+                for (lv, e) in pairs {
+                    if let LValue::Var(v) = lv {
+                        *defs.entry(*v).or_default() += 1;
+                        if pairs.len() == 1 {
+                            inits.insert(*v, e.clone());
+                        }
+                    }
+                }
+            }
+            StmtKind::Call {
+                dest: Some(LValue::Var(v)),
+                ..
+            }
+            | StmtKind::Havoc(v) => *defs.entry(*v).or_default() += 2,
+            StmtKind::Goto(_) => has_goto = true,
+            _ => {}
+        });
+        if has_goto {
+            goto_procs.push(pid);
+        }
+    }
+    let mut known: BTreeMap<VarId, BigInt> = BTreeMap::new();
+    for (v, init) in &p.globals {
+        if defs.contains_key(v) || p.vars[*v].kind != VarKind::Global {
+            continue;
+        }
+        match init {
+            None => {
+                known.insert(*v, BigInt::from(0));
+            }
+            Some(e) => {
+                if let Expr::Const(n) = super::fold(e.clone(), &|_| None) {
+                    known.insert(*v, n);
+                }
+            }
+        }
+    }
+    // Locals defined once by a constant (possibly in terms of other such constants).
+    let candidates: Vec<(VarId, Expr)> = inits
+        .into_iter()
+        .filter(|(v, _)| defs.get(v) == Some(&1))
+        .filter(|(v, _)| match p.vars[*v].kind {
+            VarKind::Local(pid) => !goto_procs.contains(&pid),
+            _ => false,
+        })
+        .collect();
+    loop {
+        let before = known.len();
+        for (v, e) in &candidates {
+            if known.contains_key(v) {
+                continue;
+            }
+            let lookup = |x: VarId| known.get(&x).cloned();
+            if let Expr::Const(n) = super::fold(e.clone(), &lookup) {
+                if p.vars[*v].range.contains(&n) {
+                    known.insert(*v, n);
+                }
+            }
+        }
+        if known.len() == before {
+            break;
+        }
+    }
+    if known.is_empty() {
+        return;
+    }
+    let subst = |e: &mut Expr| {
+        let lookup = |x: VarId| known.get(&x).cloned();
+        *e = super::fold(std::mem::replace(e, Expr::Undef), &lookup);
+    };
+    for (_, init) in p.globals.iter_mut() {
+        init.iter_mut().for_each(subst);
+    }
+    for (_, init) in p.global_arrays.iter_mut() {
+        init.iter_mut().flatten().for_each(subst);
+    }
+    let mut sized = Vec::new();
+    for proc in p.procs.iter_mut() {
+        walk_mut(&mut proc.body, &mut |s| {
+            exprs_mut(&mut s.kind, &mut |e| subst(e));
+            if let StmtKind::ArrayDecl { array, size, .. } = &mut s.kind {
+                if let Some(Expr::Const(n)) = size {
+                    if let Some(n) = n.is_positive().then(|| n.to_u64()).flatten() {
+                        if n <= 1u64 << 40 {
+                            sized.push((*array, n));
+                            *size = None;
+                        }
+                    }
+                }
+            }
+        });
+    }
+    for (a, n) in sized {
+        p.arrays[a].size = ArraySize::Const(n);
+    }
+}
+
+/// Call `f` on every statement of `body`, nested ones included (pre-order).
+fn walk(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
+    for s in body {
+        f(s);
+        match &s.kind {
+            StmtKind::If(_, a, b) => {
+                walk(a, f);
+                walk(b, f);
+            }
+            StmtKind::Loop { body, step, .. } => {
+                walk(body, f);
+                walk(step, f);
+            }
+            StmtKind::Block(b) => walk(b, f),
+            StmtKind::Label { stmt, .. } => walk(std::slice::from_ref(stmt), f),
+            _ => {}
+        }
+    }
+}
+
+/// [`walk`] with mutable statements.
+fn walk_mut(body: &mut [Stmt], f: &mut impl FnMut(&mut Stmt)) {
+    for s in body {
+        f(s);
+        match &mut s.kind {
+            StmtKind::If(_, a, b) => {
+                walk_mut(a, f);
+                walk_mut(b, f);
+            }
+            StmtKind::Loop { body, step, .. } => {
+                walk_mut(body, f);
+                walk_mut(step, f);
+            }
+            StmtKind::Block(b) => walk_mut(b, f),
+            StmtKind::Label { stmt, .. } => walk_mut(std::slice::from_mut(stmt), f),
+            _ => {}
+        }
+    }
+}
+
+/// Call `f` on every expression a statement holds itself (not those of nested statements).
+fn exprs_mut(k: &mut StmtKind, f: &mut impl FnMut(&mut Expr)) {
+    let lv = |l: &mut LValue, f: &mut dyn FnMut(&mut Expr)| {
+        if let LValue::Elem(_, i) = l {
+            f(i)
+        }
+    };
+    match k {
+        StmtKind::Assign(pairs) => {
+            for (l, e) in pairs {
+                lv(l, f);
+                f(e);
+            }
+        }
+        StmtKind::Call { dest, args, .. } => {
+            if let Some(l) = dest {
+                lv(l, f);
+            }
+            args.iter_mut().for_each(f);
+        }
+        StmtKind::ArrayDecl { size, init, .. } => {
+            size.iter_mut().for_each(&mut *f);
+            init.iter_mut().flatten().for_each(f);
+        }
+        StmtKind::If(c, ..) | StmtKind::Loop { cond: c, .. } => f(c),
+        StmtKind::Return(Some(e)) | StmtKind::Assert(e) | StmtKind::Assume(e) => f(e),
+        StmtKind::Havoc(_)
+        | StmtKind::ArrayHavoc(_)
+        | StmtKind::Return(None)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Skip
+        | StmtKind::Label { .. }
+        | StmtKind::Error
+        | StmtKind::Stop
+        | StmtKind::Block(_)
+        | StmtKind::Goto(_) => {}
+    }
+}
