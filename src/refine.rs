@@ -190,7 +190,7 @@ impl WideningLesson {
 }
 
 /// Partition atoms per widening point, at most.
-pub const MAX_SPLITS: usize = 2;
+pub const MAX_SPLITS: usize = 3;
 
 /// What the refinement of the widening has learnt so far, per widening point.
 #[derive(Clone, Debug, Default)]
@@ -412,6 +412,24 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             }
         }
     }
+    // The (in)equality tests between two expressions in the procedure, both ways.
+    let mut skipped: Vec<(Expr, Expr)> = Vec::new();
+    for node in phat.nodes.iter().filter(|m| m.proc == phat.nodes[n].proc) {
+        let (NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) = &node.kind else {
+            continue;
+        };
+        if let Expr::Cmp(CmpOp::Ne | CmpOp::Eq, a, b) = cond {
+            let vars = |e: &Expr| {
+                e.vars()
+                    .iter()
+                    .all(|v| !matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+            };
+            if vars(a) && vars(b) && !a.has_effects() && !b.has_effects() {
+                skipped.push(((**a).clone(), (**b).clone()));
+                skipped.push(((**b).clone(), (**a).clone()));
+            }
+        }
+    }
     let mut out = Vec::new();
     for e in exprs {
         e.visit(&mut |x| {
@@ -446,8 +464,21 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             if down {
                 ops.push(CmpOp::Le);
             }
-            for op in ops {
-                let atom = Expr::Cmp(op, g.clone(), Box::new(i.clone()));
+            let mut atoms: Vec<Expr> = ops
+                .into_iter()
+                .map(|op| Expr::Cmp(op, g.clone(), Box::new(i.clone())))
+                .collect();
+            // A test `i != w` (or `i == w`) on the index in the procedure singles out the
+            // cell `w` (`if (i != z) a[i] = ...`): the atoms `k < w` and `k ≤ w` put it in
+            // a partition cell of its own.
+            for w in &skipped {
+                if strip(w.0.clone()) == i {
+                    for op in [CmpOp::Lt, CmpOp::Le] {
+                        atoms.push(Expr::Cmp(op, g.clone(), Box::new(strip(w.1.clone()))));
+                    }
+                }
+            }
+            for atom in atoms {
                 if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
                     for a in case.iter().filter_map(split_atom) {
                         if !out.contains(&a) {
