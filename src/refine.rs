@@ -392,10 +392,15 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
         })
     };
     // The signs of the constant steps `v = v ± c` of each variable of the procedure.
+    // And the constants they start from (`v = c`).
     let mut steps: BTreeMap<crate::ids::VarId, BTreeSet<bool>> = BTreeMap::new();
+    let mut starts: BTreeMap<crate::ids::VarId, BTreeSet<num_bigint::BigInt>> = BTreeMap::new();
     for node in phat.nodes.iter().filter(|m| m.proc == phat.nodes[n].proc) {
         let NodeKind::Assign { lhs, rhs, .. } = &node.kind else { continue };
         for (v, e) in lhs.iter().zip(rhs) {
+            if let Expr::Const(c) = e {
+                starts.entry(*v).or_default().insert(c.clone());
+            }
             let step = match strip(e.clone()) {
                 Expr::Add(a, b) => match (*a, *b) {
                     (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) if x == *v => Some(c),
@@ -444,8 +449,24 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             // Which way the counters move `i`: up, down.
             let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
             let (mut up, mut down) = (false, false);
+            let mut first = Vec::new();
             if let [(_, lin)] = crate::domain::encode::flatten(&i, &cur_dim, &mut fresh).as_slice()
             {
+                // The first index a loop counting up from a constant accesses, `k < c`
+                // for `c > 0`: the cells below it are never accessed by the loop (as
+                // `a[0]` for `for (i = 1; ...)`), and the part holding them stays apart.
+                if let [(d, a)] = lin.coeffs().iter().collect::<Vec<_>>().as_slice() {
+                    let v = crate::ids::VarId(d.0 / 2);
+                    if d.0 % 2 == 1 && steps.get(&v).is_some_and(|s| !s.contains(&false)) {
+                        for c in starts.get(&v).into_iter().flatten() {
+                            let x = (*a).clone() * crate::linear::Q::from_integer(c.clone())
+                                + lin.constant_term();
+                            if x.is_integer() && num_traits::Signed::is_positive(&x) {
+                                first.push(Expr::Const(x.to_integer()));
+                            }
+                        }
+                    }
+                }
                 for (v, dirs) in &steps {
                     let Some(a) = lin.coeffs().get(&cur_dim(*v)) else { continue };
                     for &inc in dirs {
@@ -467,6 +488,7 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let mut atoms: Vec<Expr> = ops
                 .into_iter()
                 .map(|op| Expr::Cmp(op, g.clone(), Box::new(i.clone())))
+                .chain(first.into_iter().map(|c| Expr::Cmp(CmpOp::Lt, g.clone(), Box::new(c))))
                 .collect();
             // A test `i != w` (or `i == w`) on the index in the procedure singles out the
             // cell `w` (`if (i != z) a[i] = ...`): the atoms `k < w` and `k ≤ w` put it in

@@ -1,5 +1,4 @@
 // expect: safe
-// open: UNKNOWN today (issue 12): symbolic n: the copy loop's facts grow (one ghost for a and b, the read rule pairs them) and the tabulation runs out of time; copy_const.lp (size 1000) is proved
 // why: b[i] = a[i] for every i < n and a is not written afterwards, so b[j] == a[j] for any
 // j < n (ACSAR's copy: ∀k. 0 ≤ k < n → b[k] = a[k])
 extern int __VERIFIER_nondet_int(void);
