@@ -206,3 +206,69 @@ fn exprs_mut(k: &mut StmtKind, f: &mut impl FnMut(&mut Expr)) {
         | StmtKind::Goto(_) => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cfg::{Cfg, NodeKind};
+    use crate::diag::SourceFile;
+    use crate::sema::{ArraySize, Expr};
+
+    fn cfg_of(name: &str, src: &str) -> Cfg {
+        match crate::load(SourceFile::new(name, src)) {
+            Ok(l) => l.cfg,
+            Err(e) => panic!("cannot load:\n{}\n{src}", e.render(false)),
+        }
+    }
+
+    /// Whether some assignment or branch of the CFG reads the variable named `name`.
+    fn read(cfg: &Cfg, name: &str) -> bool {
+        let mut found = false;
+        for n in cfg.nodes.iter() {
+            let exprs: Vec<&Expr> = match &n.kind {
+                NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+                _ => continue,
+            };
+            for e in exprs {
+                found |= e.vars().iter().any(|v| cfg.vars[*v].name == name);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_local_constant_makes_a_constant_size_array() {
+        let cfg = cfg_of(
+            "t.c",
+            "int main() { int N = 10; int M = 2 * N; int a[M + 2]; a[N] = M; return a[N]; }",
+        );
+        let a = cfg.arrays.iter().find(|a| a.name == "a").expect("a");
+        assert_eq!(a.size, ArraySize::Const(22));
+        assert!(!read(&cfg, "N") && !read(&cfg, "M"));
+    }
+
+    #[test]
+    fn globals_nothing_assigns_become_their_values() {
+        let cfg = cfg_of(
+            "t.lp",
+            "int n = 7; int z; int g = 1; void set() { g = 2; } \
+             void main() { int x; x = n + z + g; set(); assert(x == 8); }",
+        );
+        assert!(!read(&cfg, "n") && !read(&cfg, "z"));
+        assert!(read(&cfg, "g"), "g is assigned in set()");
+    }
+
+    #[test]
+    fn variables_with_other_definitions_stay() {
+        let cfg = cfg_of(
+            "t.c",
+            "extern int __VERIFIER_nondet_int(void); \
+             int main() { int c = __VERIFIER_nondet_int(); int x; if (c) x = 5; \
+             int m = 0; m++; int k = 3; int r = x + m + k; \
+             if (c) goto L; L: return r; }",
+        );
+        assert!(read(&cfg, "x"), "x is uninitialised when c is 0");
+        assert!(read(&cfg, "m"), "m is incremented");
+        assert!(read(&cfg, "k"), "a procedure with a goto keeps its locals");
+    }
+}
