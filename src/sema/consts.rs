@@ -209,66 +209,87 @@ fn exprs_mut(k: &mut StmtKind, f: &mut impl FnMut(&mut Expr)) {
 
 #[cfg(test)]
 mod tests {
-    use crate::cfg::{Cfg, NodeKind};
+    use super::{walk, Expr, LValue, Program, StmtKind};
     use crate::diag::SourceFile;
-    use crate::sema::{ArraySize, Expr};
+    use crate::sema::{ArraySize, IntModel, SemaOptions};
 
-    fn cfg_of(name: &str, src: &str) -> Cfg {
-        match crate::load(SourceFile::new(name, src)) {
-            Ok(l) => l.cfg,
-            Err(e) => panic!("cannot load:\n{}\n{src}", e.render(false)),
+    fn hir_of(src: &str, int_model: IntModel) -> Program {
+        let file = SourceFile::new("t.c", src);
+        let ast = crate::syntax::parse(&file).expect("parses");
+        let opts = SemaOptions {
+            int_model,
+            ..Default::default()
+        };
+        match super::super::analyze_with(&ast, &opts) {
+            Ok(a) => a.program,
+            Err(_) => panic!("does not resolve:\n{src}"),
         }
     }
 
-    /// Whether some assignment or branch of the CFG reads the variable named `name`.
-    fn read(cfg: &Cfg, name: &str) -> bool {
+    /// Whether some expression of the program reads the variable named `name`.
+    fn read(p: &Program, name: &str) -> bool {
         let mut found = false;
-        for n in cfg.nodes.iter() {
-            let exprs: Vec<&Expr> = match &n.kind {
-                NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
-                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
-                _ => continue,
-            };
-            for e in exprs {
-                found |= e.vars().iter().any(|v| cfg.vars[*v].name == name);
-            }
+        for proc in p.procs.iter() {
+            walk(&proc.body, &mut |s| {
+                let mut exprs: Vec<&Expr> = Vec::new();
+                match &s.kind {
+                    StmtKind::Assign(pairs) => {
+                        for (l, e) in pairs {
+                            if let LValue::Elem(_, i) = l {
+                                exprs.push(i);
+                            }
+                            exprs.push(e);
+                        }
+                    }
+                    StmtKind::If(c, ..)
+                    | StmtKind::Loop { cond: c, .. }
+                    | StmtKind::Assert(c)
+                    | StmtKind::Assume(c)
+                    | StmtKind::Return(Some(c)) => exprs.push(c),
+                    StmtKind::Call { args, .. } => exprs.extend(args),
+                    _ => {}
+                }
+                for e in exprs {
+                    found |= e.vars().iter().any(|v| p.vars[*v].name == name);
+                }
+            });
         }
         found
     }
 
     #[test]
     fn a_local_constant_makes_a_constant_size_array() {
-        let cfg = cfg_of(
-            "t.c",
+        let p = hir_of(
             "int main() { int N = 10; int M = 2 * N; int a[M + 2]; a[N] = M; return a[N]; }",
+            IntModel::C,
         );
-        let a = cfg.arrays.iter().find(|a| a.name == "a").expect("a");
+        let a = p.arrays.iter().find(|a| a.name == "a").expect("a");
         assert_eq!(a.size, ArraySize::Const(22));
-        assert!(!read(&cfg, "N") && !read(&cfg, "M"));
+        assert!(!read(&p, "N") && !read(&p, "M"));
     }
 
     #[test]
     fn globals_nothing_assigns_become_their_values() {
-        let cfg = cfg_of(
-            "t.lp",
+        let p = hir_of(
             "int n = 7; int z; int g = 1; void set() { g = 2; } \
              void main() { int x; x = n + z + g; set(); assert(x == 8); }",
+            IntModel::Math,
         );
-        assert!(!read(&cfg, "n") && !read(&cfg, "z"));
-        assert!(read(&cfg, "g"), "g is assigned in set()");
+        assert!(!read(&p, "n") && !read(&p, "z"));
+        assert!(read(&p, "g"), "g is assigned in set()");
     }
 
     #[test]
     fn variables_with_other_definitions_stay() {
-        let cfg = cfg_of(
-            "t.c",
+        let p = hir_of(
             "extern int __VERIFIER_nondet_int(void); \
              int main() { int c = __VERIFIER_nondet_int(); int x; if (c) x = 5; \
              int m = 0; m++; int k = 3; int r = x + m + k; \
              if (c) goto L; L: return r; }",
+            IntModel::C,
         );
-        assert!(read(&cfg, "x"), "x is uninitialised when c is 0");
-        assert!(read(&cfg, "m"), "m is incremented");
-        assert!(read(&cfg, "k"), "a procedure with a goto keeps its locals");
+        assert!(read(&p, "x"), "x is uninitialised when c is 0");
+        assert!(read(&p, "m"), "m is incremented");
+        assert!(read(&p, "k"), "a procedure with a goto keeps its locals");
     }
 }
