@@ -320,6 +320,12 @@ fn cegar(
                 precision.by_name(cfg),
                 crate::cfg::to_text(&phat)
             );
+            let dims: Vec<String> = phat
+                .vars
+                .iter_enumerated()
+                .map(|(v, i)| format!("x{}={}", 2 * v.0 + 1, i.name))
+                .collect();
+            eprintln!("[lpmc] dimensions (current values; x-1 is the entry): {}", dims.join(" "));
         }
         let mut budget = opts.budget.clone().unwrap_or_default();
         budget.deadline = deadline.clone();
@@ -547,7 +553,7 @@ fn cegar(
         );
         report.stats.refine_ms += ms(t0.elapsed());
         if debug {
-            eprintln!("[lpmc] widening refinement: {lesson:?}");
+            eprintln!("[lpmc] widening refinement: {lesson:?}; splits now {:?}", learnt.splits);
         }
         if !lesson.is_progress() {
             return Outcome::Unknown(GiveUp::NoProgress(format!(

@@ -248,9 +248,20 @@ pub fn refine_widening(
             let Some(prev) = (0..w).rev().find(|&i| tab.fact(path[i]).node == at) else {
                 continue;
             };
+            // Then the accesses just before the loop, back to the previous loop on the
+            // path: `m = a[lo]` before a loop from `lo + 1` separates the cells below
+            // `lo` (`k < lo`) from the slice the loop grows.
+            let first = (0..w).find(|&i| tab.fact(path[i]).node == at).unwrap_or(prev);
+            let nodes: Vec<NodeId> = path[..first].iter().map(|f| tab.fact(*f).node).collect();
+            let preamble = (0..first)
+                .rev()
+                .take_while(|&i| nodes.iter().filter(|m| **m == nodes[i]).count() == 1)
+                .map(|i| path[i]);
             let atoms: Vec<Constraint> = path[prev..w]
                 .iter()
-                .flat_map(|f| symbolic_access_atoms(phat, tab.fact(*f).node))
+                .copied()
+                .chain(preamble)
+                .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
             let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_SPLITS);
             if added > 0 {

@@ -1,5 +1,4 @@
 // expect: safe
-// open: UNKNOWN today (issue 12): sortedness relates two cells: it needs a second ghost (k1 < k2), not built yet
 // why: a[i] = i for every i < n, so the array is sorted: a[j1] <= a[j2] for any j1 < j2 < n,
 // a property of two arbitrary cells (two ghost indices)
 extern int __VERIFIER_nondet_int(void);

@@ -203,7 +203,10 @@ impl<'p> Builder<'p> {
 
     // ----- nodes and holes -----
 
-    fn node(&mut self, kind: NodeKind, span: Span, preds: Vec<Hole>) -> NodeId {
+    fn node(&mut self, mut kind: NodeKind, span: Span, mut preds: Vec<Hole>) -> NodeId {
+        for (t, read) in self.split_reads(&mut kind, span) {
+            preds = self.assign(vec![t], vec![read], span, preds);
+        }
         let n = self.nodes.push(Node {
             proc: Some(self.cur),
             kind,
@@ -213,6 +216,93 @@ impl<'p> Builder<'p> {
             self.patch(h, n);
         }
         n
+    }
+
+    /// A node whose expressions read arrays at two or more different indices keeps the
+    /// reads at the first index; every other read that C evaluates unconditionally (not
+    /// under `?:`, nor the right operand of `&&`, `||`) moves to a temporary assigned just
+    /// before the node. The semantics is unchanged (a read has no effect, its index and
+    /// the arrays are those of the node's pre-state, an out-of-range read still draws its
+    /// own arbitrary value), but each node then reads at one index, which is what the read
+    /// rule of symbolic cells instantiates (one index per node: issue 12, `a[j1] <= a[j2]`).
+    /// Returns the temporaries with the reads they take, in evaluation order.
+    fn split_reads(&mut self, kind: &mut NodeKind, span: Span) -> Vec<(VarId, Expr)> {
+        let exprs: Vec<&mut Expr> = match kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter_mut().collect(),
+            NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            NodeKind::Call { args, .. } => args.iter_mut().collect(),
+            _ => return Vec::new(),
+        };
+        let mut first = None;
+        let mut several = false;
+        for e in &exprs {
+            e.visit(&mut |x| {
+                if let Expr::Read(_, i) = x {
+                    match &first {
+                        None => first = Some((**i).clone()),
+                        Some(f) => several |= f != &**i,
+                    }
+                }
+            });
+        }
+        let Some(first) = first.filter(|_| several) else {
+            return Vec::new();
+        };
+        let mut hoisted = Vec::new();
+        for e in exprs {
+            let old = std::mem::replace(e, Expr::Undef);
+            *e = self.hoist_reads(old, &first, &mut hoisted, span);
+        }
+        hoisted
+    }
+
+    /// `e` with its unconditionally evaluated reads at an index other than `first` (and
+    /// with no read in the index) replaced by fresh temporaries, recorded in `out`.
+    fn hoist_reads(
+        &mut self,
+        e: Expr,
+        first: &Expr,
+        out: &mut Vec<(VarId, Expr)>,
+        span: Span,
+    ) -> Expr {
+        let bx = Box::new;
+        match e {
+            Expr::Read(a, i) => {
+                let mut nested = false;
+                i.visit(&mut |x| nested |= matches!(x, Expr::Read(..)));
+                if nested || *i == *first {
+                    return Expr::Read(a, i);
+                }
+                let t = self.temp("#read", span);
+                self.vars[t].range = self.prog.arrays[a].range;
+                out.push((t, Expr::Read(a, i)));
+                Expr::Var(t)
+            }
+            Expr::Add(x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Add(bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Sub(x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Sub(bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Cmp(op, x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Cmp(op, bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Scale(c, x) => Expr::Scale(c, bx(self.hoist_reads(*x, first, out, span))),
+            Expr::Div(x, c) => Expr::Div(bx(self.hoist_reads(*x, first, out, span)), c),
+            Expr::Mod(x, c) => Expr::Mod(bx(self.hoist_reads(*x, first, out, span)), c),
+            Expr::Wrap(w, x) => Expr::Wrap(w, bx(self.hoist_reads(*x, first, out, span))),
+            Expr::Not(x) => Expr::Not(bx(self.hoist_reads(*x, first, out, span))),
+            // Only the first operand of `&&`, `||` and the condition of `?:` are always
+            // evaluated.
+            Expr::And(x, y) => Expr::And(bx(self.hoist_reads(*x, first, out, span)), y),
+            Expr::Or(x, y) => Expr::Or(bx(self.hoist_reads(*x, first, out, span)), y),
+            Expr::Cond(c, x, y) => Expr::Cond(bx(self.hoist_reads(*c, first, out, span)), x, y),
+            e => e,
+        }
     }
 
     fn patch(&mut self, h: Hole, to: NodeId) {

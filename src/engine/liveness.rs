@@ -22,6 +22,17 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
         }
     };
     let uses = |e: &Expr, out: &mut BTreeSet<VarId>| out.extend(e.vars());
+    // The predecessors of the nodes with an instantiated read (issue 12).
+    let mut inst_preds: std::collections::BTreeMap<NodeId, Vec<NodeId>> =
+        cfg.inst_reads.keys().map(|n| (*n, Vec::new())).collect();
+    for v in 0..n {
+        let node = NodeId(v as u32);
+        for s in succ(node) {
+            if let Some(ps) = inst_preds.get_mut(&s) {
+                ps.push(node);
+            }
+        }
+    }
     let mut changed = true;
     while changed {
         changed = false;
@@ -51,6 +62,17 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
                 }
                 NodeKind::Call { args, .. } => args.iter().for_each(|e| uses(e, &mut inn)),
                 NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop => {}
+            }
+            // At an instantiated read, a variable live before the node also links the
+            // state to its partner (the partner is taken at the same values of every
+            // other variable): `m = a[i]` needs the old `m` of the partner where
+            // `a[i] < m`, and `assert(m <= a[j])` the bounds `lo ≤ j < hi` that make the
+            // partner's `m ≤ a_k` apply. Forgetting them there would lose the read's
+            // precision (not soundness).
+            if let Some(ps) = inst_preds.get(&node) {
+                for p in ps {
+                    inn.extend(live[p.0 as usize].iter().copied());
+                }
             }
             // Array sizes of VLAs are read by every access; keep them live.
             for (a, info) in cfg.arrays.iter_enumerated() {
