@@ -447,6 +447,28 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
         }
     }
     let mut out = Vec::new();
+    // A read compared with `==` or `!=` to a value `w` without cells (`a[i] != 0`,
+    // `a[i] == e`): the atoms `a_k < w` and `a_k ≤ w` put the cells equal to `w` in a part
+    // of their own, so that `a_k ≠ w` (two parts) survives the widening. They come after
+    // the index atoms (the parts' order of importance).
+    let is_cell = |v: &crate::ids::VarId| matches!(phat.vars[*v].kind, VarKind::SymCell { .. });
+    let mut value_atoms: Vec<Expr> = Vec::new();
+    for e in &exprs {
+        e.visit(&mut |x| {
+            let Expr::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) = x else { return };
+            for (r, w) in [(a, b), (b, a)] {
+                let cells: Vec<_> = r.vars().into_iter().filter(is_cell).collect();
+                if cells.is_empty() || w.vars().iter().any(is_cell) || w.has_effects() {
+                    continue;
+                }
+                for c in cells {
+                    for op in [CmpOp::Lt, CmpOp::Le] {
+                        value_atoms.push(Expr::Cmp(op, Box::new(Expr::Var(c)), Box::new(strip((**w).clone()))));
+                    }
+                }
+            }
+        });
+    }
     for e in exprs {
         e.visit(&mut |x| {
             let Expr::Cmp(CmpOp::Eq, i, g) = x else { return };
@@ -521,6 +543,16 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
                 }
             }
         });
+    }
+    let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
+    for atom in value_atoms {
+        if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
+            for a in case.iter().filter_map(split_atom) {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
     }
     out
 }

@@ -73,6 +73,12 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
                 for p in ps {
                     inn.extend(live[p.0 as usize].iter().copied());
                 }
+                // The read's temporaries are set by the read itself (the instantiation
+                // forgets their old values): dead before it. Kept, a loop would carry
+                // the previous iteration's read value all around.
+                for t in cfg.inst_reads[&node].temps() {
+                    inn.remove(&t);
+                }
             }
             // Array sizes of VLAs are read by every access; keep them live.
             for (a, info) in cfg.arrays.iter_enumerated() {
