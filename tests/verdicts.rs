@@ -270,3 +270,13 @@ fn svcomp_array_tasks_with_forall_properties() {
         open.join("\n")
     );
 }
+
+/// A node's reads at two indices are split into temporaries (issue 12), and out-of-range
+/// reads still draw their own values: `a[10] == a[11]` on `int a[10]` can fail.
+#[test]
+fn split_out_of_range_reads_stay_independent() {
+    let src = "// expect: unsafe\nvoid main() { int a[10]; assert(a[10] == a[11]); }";
+    let loaded = lpmc::load(lpmc::SourceFile::new("oob.lp", src)).expect("loads");
+    let r = lpmc::check(&loaded, &CheckOptions::default());
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+}

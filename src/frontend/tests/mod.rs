@@ -184,12 +184,3 @@ fn reads_at_two_indices_are_split_unless_conditional() {
     assert!(branch_reads.contains(&vec![i.clone(), j.clone()]), "{branch_reads:?}");
     assert!(branch_reads.contains(&vec![Expr::int(0)]), "{branch_reads:?}");
 }
-
-/// Splitting keeps the semantics: two out-of-range reads still draw their own values.
-#[test]
-fn split_out_of_range_reads_stay_independent() {
-    let src = "// expect: unsafe\nvoid main() { int a[10]; assert(a[10] == a[11]); }";
-    let loaded = load(SourceFile::new("oob.lp", src)).expect("loads");
-    let r = crate::check(&loaded, &crate::CheckOptions::default());
-    assert_eq!(r.verdict(), crate::Verdict::Unsafe, "{}", r.outcome.reason());
-}
