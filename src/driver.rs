@@ -778,7 +778,7 @@ fn forall_after_loops(
                 .into_iter()
                 .filter(|d| d.0 % 2 == 0 || hidden.contains(d))
                 .collect();
-            let c = c.project_out_within(&drop, &none);
+            let c = ghost_defined_cells(c.project_out_within(&drop, &none), kd, &cells);
             let (mut k, mut cell) = (Conj::top(), Vec::new());
             for x in c.constraints() {
                 let ds: Vec<Dim> = x.expr.coeffs().keys().copied().collect();
@@ -844,6 +844,36 @@ fn forall_after_loops(
         });
     }
     out
+}
+
+/// `c` with each cell that an equality defines in terms of the ghost (`a_k = k`, and no
+/// other cell) replaced by its definition in the other constraints, the equality kept: an
+/// equivalent fact whose bounds on the ghost no longer hide behind the cell
+/// (`a_k ≤ n - 1` becomes `k ≤ n - 1`), so that they state the range of `a[k] = k`.
+fn ghost_defined_cells(mut c: Conj, kd: Dim, cells: &[Dim]) -> Conj {
+    use crate::linear::{LinExpr, Rel};
+    let mut defs: Vec<Constraint> = Vec::new();
+    for x in c.constraints() {
+        if x.rel != Rel::Eq || num_traits::Zero::is_zero(&x.expr.coeff(kd)) {
+            continue;
+        }
+        let mut own = x.expr.coeffs().keys().filter(|d| cells.contains(d));
+        let (Some(&cd), None) = (own.next(), own.next()) else {
+            continue;
+        };
+        if defs.iter().any(|y| !num_traits::Zero::is_zero(&y.expr.coeff(cd))) {
+            continue;
+        }
+        // a·cd + rest = 0  →  cd = -rest / a
+        let a = x.expr.coeff(cd);
+        let rest = x.expr.clone() - LinExpr::var(cd).scale(&a);
+        c = c.substitute(cd, &rest.scale(&(-Q::from_integer(1.into()) / a)));
+        defs.push(x);
+    }
+    for x in &defs {
+        c.add(x);
+    }
+    c
 }
 
 /// `phat` with its symbolic cells named as the user reads them (issue 12): the ghost is
