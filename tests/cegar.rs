@@ -204,6 +204,15 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
         refinements[0], refinements[1],
         "size 1000 and 10^6 refine alike"
     );
+    // A cell defined by the ghost (`a[k] = k`) is stated with the range of `k`, which an
+    // equality with the cell no longer hides.
+    let r = run("forall/sorted_index.c", 60.0);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
+    let reason = r.outcome.reason();
+    assert!(
+        reason.contains("a#size - k ≥ 1") && reason.contains("k ≥ 0 → k - a[k] = 0"),
+        "{reason}"
+    );
     for name in [
         "sym_init_check_unsafe.lp",
         "sym_init_vla_unsafe.c",
