@@ -867,7 +867,7 @@ fn ghost_defined_cells(mut c: Conj, kd: Dim, cells: &[Dim]) -> Conj {
         // a·cd + rest = 0  →  cd = -rest / a
         let a = x.expr.coeff(cd);
         let rest = x.expr.clone() - LinExpr::var(cd).scale(&a);
-        c = c.substitute(cd, &rest.scale(&(-Q::from_integer(1.into()) / a)));
+        c = c.substitute(cd, &rest.scale(&(-a.recip())));
         defs.push(x);
     }
     for x in &defs {

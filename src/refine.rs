@@ -252,11 +252,15 @@ pub fn refine_widening(
             // path: `m = a[lo]` before a loop from `lo + 1` separates the cells below
             // `lo` (`k < lo`) from the slice the loop grows.
             let first = (0..w).find(|&i| tab.fact(path[i]).node == at).unwrap_or(prev);
-            let nodes: Vec<NodeId> = path[..first].iter().map(|f| tab.fact(*f).node).collect();
-            let preamble = (0..first)
+            let mut visits: BTreeMap<NodeId, usize> = BTreeMap::new();
+            for f in &path[..first] {
+                *visits.entry(tab.fact(*f).node).or_default() += 1;
+            }
+            let preamble = path[..first]
+                .iter()
                 .rev()
-                .take_while(|&i| nodes.iter().filter(|m| **m == nodes[i]).count() == 1)
-                .map(|i| path[i]);
+                .copied()
+                .take_while(|f| visits[&tab.fact(*f).node] == 1);
             let atoms: Vec<Constraint> = path[prev..w]
                 .iter()
                 .copied()
@@ -446,7 +450,7 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             }
         }
     }
-    let mut out = Vec::new();
+    let mut index_atoms: Vec<Expr> = Vec::new();
     // A read compared with `==` or `!=` to a value `w` without cells (`a[i] != 0`,
     // `a[i] == e`): the atoms `a_k < w` and `a_k ≤ w` put the cells equal to `w` in a part
     // of their own, so that `a_k ≠ w` (two parts) survives the widening. They come after
@@ -533,19 +537,12 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
                     }
                 }
             }
-            for atom in atoms {
-                if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
-                    for a in case.iter().filter_map(split_atom) {
-                        if !out.contains(&a) {
-                            out.push(a);
-                        }
-                    }
-                }
-            }
+            index_atoms.extend(atoms);
         });
     }
+    let mut out = Vec::new();
     let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
-    for atom in value_atoms {
+    for atom in index_atoms.into_iter().chain(value_atoms) {
         if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
             for a in case.iter().filter_map(split_atom) {
                 if !out.contains(&a) {

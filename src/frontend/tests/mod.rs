@@ -170,7 +170,11 @@ fn reads_at_two_indices_are_split_unless_conditional() {
             NodeKind::Assign { lhs, rhs, next } if cfg.vars[lhs[0]].name == "#read" => {
                 hoisted.push(read_indices(&rhs[0]));
                 // The temporary is read by the very next node.
-                assert!(cfg.nodes[*next].kind != NodeKind::Error);
+                let used = match &cfg.nodes[*next].kind {
+                    NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => cond.vars(),
+                    k => panic!("{k:?} after a hoisted read"),
+                };
+                assert!(used.contains(&lhs[0]), "{}", crate::cfg::to_text(&cfg));
             }
             _ => {}
         }
