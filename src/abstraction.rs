@@ -31,6 +31,21 @@
 //! values of the temporaries of the reads at `i`. The pairing is redone whenever a fact
 //! arrives at the node, so at convergence every pair has been applied. A read out of
 //! range is `u`, as in P, and out of the first array's range every temporary is free.
+//!
+//! **A second ghost** `k2` (sortedness, after the Horn-clause paper's two distinguished
+//! cells) comes when one ghost keeps failing: every symbolic array gets a cell `a_k2` too,
+//! `k < k2` from the start, and writes and initialisations update both cells alike. The
+//! argument above holds for every pair `p1 < p2` in the ghosts' range: the union of the
+//! facts at a node holds `(s, p1, p2, s.a[p1], s.a[p2], ...)`, and a cell at a ghost out of
+//! an array's range depends only on the run and that ghost (it is never written). An
+//! instantiated read is then its temporary alone, `(0 ≤ i < size ? inst : u)`, and the
+//! engine's instantiation ([`crate::cfg::SecondGhost`]) covers every state: at `i == k1`
+//! (or `k2`) `inst` is the state's own cell; otherwise a partner at a pair made of `i`
+//! and an index whose cell the state knows: the state's ghost on the far side (`(i, k2)`
+//! for `i < k1`, `(k1, i)` for `i > k1`, sharing that ghost's cells), or the index `c` of
+//! a read `t = b[c]` hoisted out of the same node (`(i, c)` or `(c, i)`, `b`'s cell there
+//! bound to `t`). The hoisted read itself is then not instantiated (its value reaches
+//! the node through that binding).
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, VarId};
@@ -44,6 +59,9 @@ pub struct Precision {
     cells: BTreeMap<ArrayId, BTreeSet<i64>>,
     /// Arrays with a symbolic cell `a_k` at a ghost index `k` (issue 12).
     sym: BTreeSet<ArrayId>,
+    /// Whether they also get a second ghost `k2 > k` with cells `a_k2` (relations between
+    /// two cells, as sortedness).
+    second: bool,
 }
 
 impl Precision {
@@ -70,6 +88,14 @@ impl Precision {
     /// Give `a` a symbolic cell; returns whether it is new.
     pub fn add_symbolic(&mut self, a: ArrayId) -> bool {
         self.sym.insert(a)
+    }
+    /// Give the arrays with a symbolic cell a second ghost; returns whether it is new.
+    pub fn add_second_ghost(&mut self) -> bool {
+        !std::mem::replace(&mut self.second, true)
+    }
+    /// Whether the symbolic cells have a second ghost.
+    pub fn has_second_ghost(&self) -> bool {
+        self.second
     }
     /// The arrays with a symbolic cell.
     pub fn symbolic(&self) -> impl Iterator<Item = ArrayId> + '_ {
@@ -171,15 +197,45 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             .map(|((_, k), v)| (*k, *v))
             .collect()
     };
-    let ab = Abstractor {
+    let mut ab = Abstractor {
         cfg,
         cells_of: &cells_of,
         sym: &sym,
+        sym2: BTreeMap::new(),
         fold: !precision.is_empty(),
         inst: std::cell::RefCell::new(InstSlot::default()),
     };
     let node_ids: Vec<crate::ids::NodeId> = out.nodes.indices().collect();
-    for id in node_ids {
+    // With two ghosts: the hoisted reads `t = b[c]` of symbolic arrays, by the node after
+    // them, their user, if it reads a symbolic array too (the two reads are instantiated
+    // together there, so the hoisted read itself is not: it reads the ghosts' cells only).
+    let second = precision.second && !sym.is_empty();
+    let mut companions: BTreeMap<crate::ids::NodeId, (VarId, ArrayId, Expr)> = BTreeMap::new();
+    let mut hoists: BTreeSet<crate::ids::NodeId> = BTreeSet::new();
+    for (m, node) in cfg.nodes.iter_enumerated().filter(|_| second) {
+        if let NodeKind::Assign { lhs, rhs, next } = &node.kind {
+            if let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) {
+                let user_reads = match &cfg.nodes[*next].kind {
+                    NodeKind::Assign { rhs, .. } => rhs.iter().map(|e| ab.symbolic_reads(e)).sum(),
+                    NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => ab.symbolic_reads(cond),
+                    NodeKind::ArrayWrite { index, value, .. } => {
+                        ab.symbolic_reads(index) + ab.symbolic_reads(value)
+                    }
+                    _ => 0,
+                };
+                if sym.contains_key(b)
+                    && cfg.vars[*t].name.starts_with("#read")
+                    && user_reads > 0
+                    && !companions.contains_key(next)
+                {
+                    companions.insert(*next, (*t, *b, (**c).clone()));
+                    hoists.insert(m);
+                }
+            }
+        }
+    }
+    let mut node_temps: BTreeMap<crate::ids::NodeId, Vec<VarId>> = BTreeMap::new();
+    for &id in &node_ids {
         // A node that reads symbolic arrays gets temporaries for its instantiated reads (one
         // per read; those not at the first read's index stay unused).
         let sym_reads = match &out.nodes[id].kind {
@@ -192,6 +248,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             }
             _ => 0,
         };
+        let sym_reads = if hoists.contains(&id) { 0 } else { sym_reads };
         let mut temps = Vec::new();
         if let Some(p) = out.nodes[id].proc {
             for t in 0..sym_reads {
@@ -209,6 +266,41 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                 temps.push(v);
             }
         }
+        node_temps.insert(id, temps);
+    }
+    // The second ghost `k2` and the cells at it, after the temporaries (so that the
+    // variables of the one-ghost abstraction keep their numbers, and what the widening
+    // learnt about them stays valid).
+    let ghost = sym.values().next().map(|(g, _)| *g);
+    let bound = ghost.and_then(|g| match out.vars[g].kind {
+        VarKind::Ghost { bound } => bound,
+        _ => None,
+    });
+    let mut sym2: BTreeMap<ArrayId, (VarId, VarId)> = BTreeMap::new();
+    if let Some(g) = ghost.filter(|_| precision.second && bound.is_none_or(|n| n >= 2)) {
+        let info = out.vars[g].clone();
+        let k2 = out.vars.push(VarInfo {
+            name: "k2#".to_string(),
+            ..info
+        });
+        out.globals.push(k2);
+        for (&a, &(_, c)) in &sym {
+            let info = out.vars[c].clone();
+            let proc = cfg.arrays[a].proc;
+            let cell = out.vars.push(VarInfo {
+                name: format!("{}_k2", cfg.arrays[a].name),
+                ..info
+            });
+            match proc {
+                None => out.globals.push(cell),
+                Some(p) => out.procs[p].locals.push(cell),
+            }
+            sym2.insert(a, (k2, cell));
+        }
+    }
+    ab.sym2 = sym2.clone();
+    for id in node_ids {
+        let temps = node_temps.remove(&id).unwrap_or_default();
         *ab.inst.borrow_mut() = InstSlot { temps, read: None };
         let node = &mut out.nodes[id];
         let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
@@ -254,6 +346,17 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                             Box::new(Expr::Var(cell)),
                         ));
                     }
+                    if let Some(&(ghost, cell)) = sym2.get(&array) {
+                        lhs.push(cell);
+                        rhs.push(Expr::Cond(
+                            Box::new(Expr::And(
+                                Box::new(ab.in_range(array, &index)),
+                                Box::new(eq(index.clone(), Expr::Var(ghost))),
+                            )),
+                            Box::new(value.clone()),
+                            Box::new(Expr::Var(cell)),
+                        ));
+                    }
                     NodeKind::Assign { lhs, rhs, next }
                 }
             }
@@ -284,7 +387,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                                 .unwrap_or_else(|| Expr::int(0)),
                         })
                         .collect();
-                    if let Some((ghost, cell)) = symbolic {
+                    for (ghost, cell) in symbolic.into_iter().chain(sym2.get(&array).copied()) {
                         // The case split over the ghost: (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
                         lhs.push(cell);
                         rhs.push(match &values {
@@ -327,7 +430,19 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         if ab.fold {
             fold_node(&mut node.kind);
         }
-        if let Some(r) = std::mem::take(&mut *ab.inst.borrow_mut()).read {
+        if let Some(mut r) = std::mem::take(&mut *ab.inst.borrow_mut()).read {
+            if let Some(&(k2, _)) = sym2.values().next() {
+                r.second = Some(crate::cfg::SecondGhost {
+                    ghost: k2,
+                    pairs: sym2.iter().map(|(a, (_, c2))| (sym[a].1, *c2)).collect(),
+                    companion: companions.get(&id).map(|(t, b, c)| crate::cfg::Companion {
+                        index: c.clone(),
+                        in_range: crate::cfg::in_range(cfg, *b, c),
+                        cell: sym[b].1,
+                        value: *t,
+                    }),
+                });
+            }
             out.inst_reads.insert(id, r);
         }
     }
@@ -360,6 +475,8 @@ struct InstSlot {
 struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
     cfg: &'a Cfg,
     cells_of: &'a F,
+    /// The second ghost and the cell at it, of each array that has one.
+    sym2: BTreeMap<ArrayId, (VarId, VarId)>,
     /// The ghost and the symbolic cell of each array that has one.
     sym: &'a BTreeMap<ArrayId, (VarId, VarId)>,
     /// The current node's temporaries for instantiated reads, and the read once made.
@@ -436,6 +553,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                     ghost,
                     reads: vec![(cell, t)],
                     others: self.sym.values().map(|(_, c)| *c).filter(|c| *c != cell).collect(),
+                    second: None,
                 });
             }
             Some(r) => {
@@ -458,9 +576,26 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                 // A symbolic cell: (0 ≤ i < size ? (i == k ? a_k : inst) : untracked),
                 // `inst` for the reads at the index of the node's first such read only
                 // (the others: untracked).
-                let untracked = match self.sym.get(&a) {
-                    None => untracked,
-                    Some(&(ghost, cell)) => {
+                let untracked = match (self.sym.get(&a), self.sym2.get(&a)) {
+                    (None, _) => untracked,
+                    // With two ghosts, an instantiated read is its temporary (the
+                    // instantiation covers the ghosts' own cells too); another one is
+                    // `(i == k1 ? a_k1 : (i == k2 ? a_k2 : untracked))`.
+                    (Some(&(ghost, cell)), Some(&(ghost2, cell2))) => {
+                        let value = self.instance(a, &i, cell).unwrap_or_else(|| {
+                            Expr::Cond(
+                                Box::new(eq((*i).clone(), Expr::Var(ghost))),
+                                Box::new(Expr::Var(cell)),
+                                Box::new(Expr::Cond(
+                                    Box::new(eq((*i).clone(), Expr::Var(ghost2))),
+                                    Box::new(Expr::Var(cell2)),
+                                    Box::new(untracked.clone()),
+                                )),
+                            )
+                        });
+                        Expr::Cond(Box::new(self.in_range(a, &i)), Box::new(value), Box::new(untracked))
+                    }
+                    (Some(&(ghost, cell)), None) => {
                         let other = self.instance(a, &i, cell).unwrap_or_else(|| untracked.clone());
                         Expr::Cond(
                             Box::new(self.in_range(a, &i)),

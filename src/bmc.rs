@@ -351,6 +351,7 @@ fn explore(
         abstraction: None,
         cells: Default::default(),
         symbolic: Vec::new(),
+        two_ghosts: false,
         bound: Some(k),
         paths: Some(report.paths),
         invariants: Vec::new(),

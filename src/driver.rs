@@ -132,6 +132,10 @@ pub struct Report {
     /// The arrays with a symbolic cell `a_k` at a ghost index (issue 12).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbolic_cells: Vec<String>,
+    /// The number of ghost indices of the symbolic cells: 2 when a second ghost `k2 > k`
+    /// relates two cells (sortedness), else absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghosts: Option<u8>,
     /// Wall-clock time.
     pub time_ms: u128,
     /// Per-phase counters.
@@ -159,6 +163,7 @@ impl Report {
             refinements: 0,
             cells: BTreeMap::new(),
             symbolic_cells: Vec::new(),
+            ghosts: None,
             time_ms: 0,
             stats: Stats::default(),
             semantics: Semantics::default(),
@@ -381,6 +386,15 @@ fn cegar(
                         t.stats.facts,
                         t1.elapsed().as_millis()
                     );
+                    let mut per: Vec<(usize, u32)> =
+                        t.at_node.iter_enumerated().map(|(n, fs)| (fs.len(), n.0)).collect();
+                    per.sort_unstable_by(|a, b| b.cmp(a));
+                    eprintln!("[lpmc] facts per node (most first): {:?}", &per[..per.len().min(12)]);
+                    if let Some(n) = std::env::var("LPMC_DUMP_NODE").ok().and_then(|s| s.parse::<u32>().ok()) {
+                        for f in &t.at_node[NodeId(n)] {
+                            eprintln!("[lpmc]   {n}: {}", t.fact(*f).fact);
+                        }
+                    }
                 }
                 t
             }
@@ -403,6 +417,7 @@ fn cegar(
                     abstraction: Some(k),
                     cells: precision.by_name(cfg),
                     symbolic: precision.symbolic_by_name(cfg),
+                    two_ghosts: precision.has_second_ghost(),
                     bound: None,
                     paths: None,
                     invariants: invariants(loaded, &phat, &tab),
@@ -524,6 +539,21 @@ fn cegar(
         if !cells_stuck {
             continue;
         }
+        // One ghost keeps failing (the trace fixes no cell, and the widening has nothing
+        // to learn from it, or the trace went through no widened fact): a second ghost
+        // relates two cells (issue 12).
+        let second = |precision: &mut Precision, report: &mut Report| {
+            if precision.symbolic().next().is_none() || !precision.add_second_ghost() {
+                return false;
+            }
+            report.refinements += 1;
+            report.ghosts = Some(2);
+            iteration::second_ghost(&mut report.iterations);
+            true
+        };
+        if !widened && second(&mut precision, report) {
+            continue;
+        }
         if !widened {
             return Outcome::Unknown(GiveUp::NoProgress(if cfg.has_arrays() {
                 format!(
@@ -554,6 +584,9 @@ fn cegar(
         report.stats.refine_ms += ms(t0.elapsed());
         if debug {
             eprintln!("[lpmc] widening refinement: {lesson:?}; splits now {:?}", learnt.splits);
+        }
+        if !lesson.is_progress() && second(&mut precision, report) {
+            continue;
         }
         if !lesson.is_progress() {
             return Outcome::Unknown(GiveUp::NoProgress(format!(
@@ -740,10 +773,15 @@ fn forall_after_loops(
     use crate::cfg::NodeKind;
     use crate::sema::VarKind;
     let mut out = Vec::new();
-    let Some(ghost) = phat.vars.indices().find(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. })) else {
+    let kds: Vec<Dim> = phat
+        .vars
+        .indices()
+        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+        .map(crate::domain::cur_dim)
+        .collect();
+    if kds.is_empty() {
         return out;
-    };
-    let kd = crate::domain::cur_dim(ghost);
+    }
     let cells: Vec<Dim> = phat
         .vars
         .indices()
@@ -778,13 +816,15 @@ fn forall_after_loops(
                 .into_iter()
                 .filter(|d| d.0 % 2 == 0 || hidden.contains(d))
                 .collect();
-            let c = ghost_defined_cells(c.project_out_within(&drop, &none), kd, &cells);
+            let c = kds.iter().fold(c.project_out_within(&drop, &none), |c, kd| {
+                ghost_defined_cells(c, *kd, &cells)
+            });
             let (mut k, mut cell) = (Conj::top(), Vec::new());
             for x in c.constraints() {
                 let ds: Vec<Dim> = x.expr.coeffs().keys().copied().collect();
                 if ds.iter().any(|d| cells.contains(d)) {
                     cell.push(x);
-                } else if ds.contains(&kd) {
+                } else if ds.iter().any(|d| kds.contains(d)) {
                     k.add(&x);
                 }
             }
@@ -878,7 +918,8 @@ fn ghost_defined_cells(mut c: Conj, kd: Dim, cells: &[Dim]) -> Conj {
 
 /// `phat` with its symbolic cells named as the user reads them (issue 12): the ghost is
 /// `k` (or `k0`, `k1`, ... when the program has a `k`) and the cell of array `a` is
-/// `a[k]`; and the ghost's names.
+/// `a[k]`; two ghosts are `k1` and `k2` (or `k1_`, ...), with cells `a[k1]` and `a[k2]`;
+/// and the ghosts' names.
 fn user_names(phat: &crate::cfg::Cfg) -> (crate::cfg::Cfg, Vec<String>) {
     use crate::sema::VarKind;
     let mut shown = phat.clone();
@@ -886,20 +927,40 @@ fn user_names(phat: &crate::cfg::Cfg) -> (crate::cfg::Cfg, Vec<String>) {
         return (shown, Vec::new());
     }
     let taken = |n: &str| phat.vars.iter().any(|v| v.name == n);
-    let ghost = std::iter::once("k".to_string())
-        .chain((0..).map(|i| format!("k{i}")))
-        .find(|n| !taken(n))
-        .expect("an unused name");
-    for v in shown.vars.iter_mut() {
+    let ghosts: Vec<crate::ids::VarId> = phat
+        .vars
+        .indices()
+        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+        .collect();
+    let names: Vec<String> = if let [_, _] = ghosts[..] {
+        ["k1", "k2"]
+            .iter()
+            .map(|k| {
+                std::iter::once(k.to_string())
+                    .chain((0..).map(|i| format!("{k}_{i}")))
+                    .find(|n| !taken(n))
+                    .expect("an unused name")
+            })
+            .collect()
+    } else {
+        vec![std::iter::once("k".to_string())
+            .chain((0..).map(|i| format!("k{i}")))
+            .find(|n| !taken(n))
+            .expect("an unused name")]
+    };
+    // The cells at the second ghost come after it.
+    let ghost_of = |v: crate::ids::VarId| usize::from(ghosts.len() == 2 && v >= ghosts[1]);
+    for (i, v) in shown.vars.iter_mut().enumerate() {
+        let id = crate::ids::VarId(i as u32);
         match v.kind {
-            VarKind::Ghost { .. } => v.name = ghost.clone(),
+            VarKind::Ghost { .. } => v.name = names[ghost_of(id)].clone(),
             VarKind::SymCell { array, .. } => {
-                v.name = format!("{}[{}]", phat.arrays[array].name, ghost)
+                v.name = format!("{}[{}]", phat.arrays[array].name, names[ghost_of(id)])
             }
             _ => {}
         }
     }
-    (shown, vec![ghost])
+    (shown, names)
 }
 
 /// What widening did at each widening point of a tabulation (`--stats`).

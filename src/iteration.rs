@@ -36,6 +36,9 @@ pub struct Iteration {
     /// The arrays that got a symbolic cell after this iteration.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub added_symbolic: Vec<String>,
+    /// Whether the symbolic cells got a second ghost after this iteration.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub added_second_ghost: bool,
     /// P̂k, one statement per CFG node (recorded with `explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub abstraction: Vec<AbstractStmt>,
@@ -629,6 +632,13 @@ pub fn checked(
 pub fn widening_refined(iters: &mut [Iteration], lessons: Vec<String>) {
     if let Some(it) = iters.last_mut() {
         it.widening = lessons;
+    }
+}
+
+/// Record that the symbolic cells got a second ghost after the current iteration.
+pub fn second_ghost(iters: &mut [Iteration]) {
+    if let Some(it) = iters.last_mut() {
+        it.added_second_ghost = true;
     }
 }
 

@@ -357,14 +357,12 @@ pub fn add_new(known: &mut Vec<Constraint>, new: impl IntoIterator<Item = Constr
 pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
     use crate::sema::VarKind;
     let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
-    let Some(ghost) = phat
+    let ghosts: Vec<crate::ids::VarId> = phat
         .vars
         .indices()
-        .find(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
-    else {
-        return out;
-    };
-    for v in phat.vars.iter() {
+        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+        .collect();
+    for (ghost, v) in ghosts.iter().flat_map(|g| phat.vars.iter().map(move |v| (*g, v))) {
         let VarKind::SymCell { array, proc: Some(p) } = v.kind else {
             continue;
         };
@@ -395,11 +393,27 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
 /// both.
 fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     use crate::sema::{CmpOp, Expr, VarKind};
+    // With two ghosts an instantiated read is its temporary alone: its index tests are
+    // those of the ghosts' own cells, `i == k1` and `i == k2`.
+    let inst_tests: Vec<Expr> = phat
+        .inst_reads
+        .get(&n)
+        .and_then(|r| r.second.as_ref().map(|s| (r, s)))
+        .map(|(r, s)| {
+            [r.ghost, s.ghost]
+                .into_iter()
+                .map(|k| Expr::Cmp(CmpOp::Eq, Box::new(r.index.clone()), Box::new(Expr::Var(k))))
+                .collect()
+        })
+        .unwrap_or_default();
     let exprs: Vec<&Expr> = match &phat.nodes[n].kind {
         NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
         NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
         _ => Vec::new(),
-    };
+    }
+    .into_iter()
+    .chain(&inst_tests)
+    .collect();
     let strip = |e: Expr| {
         e.map_bottom_up(&mut |y| match y {
             Expr::Wrap(_, y) | Expr::Overflow(_, y) => *y,

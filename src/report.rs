@@ -99,6 +99,9 @@ pub struct Proof {
     /// The arrays with a symbolic cell `a[k]` in that abstraction (issue 12).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbolic: Vec<String>,
+    /// Whether the symbolic cells had a second ghost (`a[k1]`, `a[k2]` with `k1 < k2`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub two_ghosts: bool,
     /// `Some(k)`: every feasible path ends within unwinding bound `k` (bmc).
     pub bound: Option<u32>,
     /// Paths explored (bmc).
@@ -292,7 +295,13 @@ impl Outcome {
                                 let sym = p
                                     .symbolic
                                     .iter()
-                                    .map(|a| format!("{a}[k]"))
+                                    .map(|a| {
+                                        if p.two_ghosts {
+                                            format!("{a}[k1], {a}[k2] at two ghost indices k1 < k2")
+                                        } else {
+                                            format!("{a}[k]")
+                                        }
+                                    })
                                     .collect::<Vec<_>>()
                                     .join(", ");
                                 if n == 0 {

@@ -166,6 +166,38 @@ pub struct InstRead {
     pub reads: Vec<(VarId, VarId)>,
     /// The other arrays' symbolic cells at the same ghost.
     pub others: Vec<VarId>,
+    /// With a second ghost `k2` (`k < k2`, issue 12): how the read is instantiated.
+    pub second: Option<SecondGhost>,
+}
+
+/// An instantiated read with two ghosts `k1 < k2` (sortedness, issue 12). The read's
+/// expression is `(0 ≤ index < size ? inst : u)`: the instantiation alone gives `inst` its
+/// value. At `index == k1` (or `k2`) it is the state's own cell; otherwise a partner with one
+/// ghost at `index` and the other at the state's other ghost (the one on the far side), or
+/// at the index of the node's [`Companion`] read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecondGhost {
+    /// `k2`.
+    pub ghost: VarId,
+    /// Each array's symbolic cell at `k1` with its cell at `k2`.
+    pub pairs: Vec<(VarId, VarId)>,
+    /// A read of the previous node, hoisted out of this one: the two reads are
+    /// instantiated together, from one partner with its ghosts at both indices.
+    pub companion: Option<Companion>,
+}
+
+/// A read `t = b[index]` of a symbolic array just before the node that uses `t` (the CFG
+/// hoists a node's reads at further indices this way).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Companion {
+    /// The index (an expression of P̂; its variables are unchanged since the read).
+    pub index: Expr,
+    /// `0 ≤ index < size` of `b`.
+    pub in_range: Expr,
+    /// `b`'s symbolic cell at `k1`.
+    pub cell: VarId,
+    /// The temporary holding the value read.
+    pub value: VarId,
 }
 
 impl InstRead {

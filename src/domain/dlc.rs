@@ -656,6 +656,154 @@ fn fold_in(
     fold(e.clone(), &|v| known.get(&v).cloned())
 }
 
+/// One ghost of a partner in the two-ghost read rule: kept at the state's value (`None`),
+/// or put at an index, with some of its cells bound to values.
+type GhostSlot = Option<(LinExpr, Vec<(VarId, LinExpr)>)>;
+
+impl DlcDomain {
+    /// The read rule with two ghosts `k1 < k2` (see [`crate::cfg::SecondGhost`]), for the
+    /// state `c` (in range, the index at `at`). The facts at the node hold
+    /// `(s, p1, p2, s.a[p1], s.a[p2], ...)` for every `p1 < p2` in the ghosts' range, the
+    /// cells at a ghost out of an array's range aside (those depend on the run and the
+    /// ghost only, as the state's own). So a partner `g` taken at a pair with the index
+    /// `i` and an index whose cell values the state knows gives the true value of `inst`:
+    /// - with a companion read `t = b[c]` in range: `(i, c)` or `(c, i)`, with `b`'s cell
+    ///   at `c` bound to `t`;
+    /// - otherwise the state's ghosts: `(i, k2)` for `i < k1`, `(k1, i)` for `k1 < i`
+    ///   (`k1 < i < k2` and `i > k2`), the cells at the kept ghost shared; and at `i == k1`
+    ///   (or `k2`) the state's own cell, without a partner.
+    ///
+    /// The cases cover every state, so no state is lost for want of a partner.
+    #[allow(clippy::too_many_arguments)]
+    fn instantiate2(
+        &mut self,
+        c: &Conj,
+        f0: &Conj,
+        g: &Conj,
+        read: &crate::cfg::InstRead,
+        second: &crate::cfg::SecondGhost,
+        at: &LinExpr,
+        fresh: &mut Fresh,
+        base: u32,
+        out: &mut Vec<Conj>,
+    ) {
+        let (k1, k2) = (read.ghost, second.ghost);
+        let (kv1, kv2) = (LinExpr::var(cur_dim(k1)), LinExpr::var(cur_dim(k2)));
+        let cells1: Vec<VarId> = second.pairs.iter().map(|p| p.0).collect();
+        let cells2: Vec<VarId> = second.pairs.iter().map(|p| p.1).collect();
+        let at_k2 = |c1: VarId| second.pairs.iter().find(|p| p.0 == c1).map(|p| p.1);
+        // Each read: its cell at k1, at k2, and its temporary.
+        let reads: Vec<(VarId, VarId, VarId)> = read
+            .reads
+            .iter()
+            .filter_map(|(c1, t)| at_k2(*c1).map(|c2| (*c1, c2, *t)))
+            .collect();
+        let var = |v: VarId| LinExpr::var(cur_dim(v));
+        let binds1: Vec<(VarId, LinExpr)> = reads.iter().map(|r| (r.0, var(r.2))).collect();
+        let binds2: Vec<(VarId, LinExpr)> = reads.iter().map(|r| (r.1, var(r.2))).collect();
+        let partner = |slots: [&GhostSlot; 2], fresh: &mut Fresh| -> Conj {
+            let mut map: BTreeMap<Dim, Dim> = BTreeMap::new();
+            let mut eqs = Vec::new();
+            for (_, _, t) in &reads {
+                for d in [cur_dim(*t), entry_dim(*t)] {
+                    map.insert(d, fresh.dim());
+                }
+            }
+            for (slot, cells) in [(slots[0], &cells1), (slots[1], &cells2)] {
+                let Some((_, binds)) = slot else { continue };
+                for cell in cells {
+                    let d = fresh.dim();
+                    map.insert(cur_dim(*cell), d);
+                    map.insert(entry_dim(*cell), fresh.dim());
+                    if let Some((_, v)) = binds.iter().find(|(b, _)| b == cell) {
+                        eqs.push(Constraint::eq(&LinExpr::var(d), v));
+                    }
+                }
+            }
+            let mut p = g.rename(&|d| map.get(&d).copied().unwrap_or(d));
+            for (slot, k) in [(slots[0], k1), (slots[1], k2)] {
+                if let Some((at, _)) = slot {
+                    p = p.substitute(cur_dim(k), at).substitute(entry_dim(k), at);
+                }
+            }
+            for e in &eqs {
+                p.add(e);
+            }
+            p
+        };
+        // (extra constraints on the state, the partner if any)
+        let mut jobs: Vec<(Vec<Constraint>, Option<Conj>)> = Vec::new();
+        let mut fallback: Vec<Vec<Constraint>> = vec![Vec::new()];
+        if let Some(cp) = &second.companion {
+            fallback.clear();
+            let cin = drop_safe_wraps(cp.in_range.clone(), f0);
+            fallback.extend(guard(&cin, false, &cur_dim, fresh));
+            let cin = guard(&cin, true, &cur_dim, fresh);
+            let cidx = drop_safe_wraps(cp.index.clone(), f0);
+            let cb1 = vec![(cp.cell, var(cp.value))];
+            let cb2: Vec<(VarId, LinExpr)> = at_k2(cp.cell).map(|c2| (c2, var(cp.value))).into_iter().collect();
+            for (cg, cat) in flatten(&cidx, &cur_dim, fresh) {
+                // The same cell: the same value.
+                let mut same = cg.clone();
+                same.push(Constraint::eq(at, &cat));
+                same.extend(
+                    reads
+                        .iter()
+                        .filter(|r| r.0 == cp.cell)
+                        .map(|r| Constraint::eq(&var(r.2), &var(cp.value))),
+                );
+                fallback.push(same);
+                for case in &cin {
+                    let under: Vec<Constraint> = cg.iter().chain(case).cloned().collect();
+                    let mut lo = under.clone();
+                    lo.push(Constraint::lt(at, &cat));
+                    let p = partner([&Some((at.clone(), binds1.clone())), &Some((cat.clone(), cb2.clone()))], fresh);
+                    jobs.push((lo, Some(p)));
+                    let mut hi = under;
+                    hi.push(Constraint::lt(&cat, at));
+                    let p = partner([&Some((cat.clone(), cb1.clone())), &Some((at.clone(), binds2.clone()))], fresh);
+                    jobs.push((hi, Some(p)));
+                }
+            }
+        }
+        let below = partner([&Some((at.clone(), binds1.clone())), &None], fresh);
+        let above = partner([&None, &Some((at.clone(), binds2.clone()))], fresh);
+        let own = |k: &LinExpr, cell: &dyn Fn(&(VarId, VarId, VarId)) -> VarId| -> Vec<Constraint> {
+            let mut v = vec![Constraint::eq(at, k)];
+            v.extend(reads.iter().map(|r| Constraint::eq(&var(r.2), &var(cell(r)))));
+            v
+        };
+        for under in fallback {
+            let with = |extra: Vec<Constraint>| under.iter().cloned().chain(extra).collect::<Vec<_>>();
+            jobs.push((with(vec![Constraint::lt(at, &kv1)]), Some(below.clone())));
+            jobs.push((with(own(&kv1, &|r| r.0)), None));
+            jobs.push((with(vec![Constraint::lt(&kv1, at), Constraint::lt(at, &kv2)]), Some(above.clone())));
+            jobs.push((with(own(&kv2, &|r| r.1)), None));
+            jobs.push((with(vec![Constraint::lt(&kv2, at)]), Some(above.clone())));
+        }
+        for (extra, p) in jobs {
+            let mut c = c.clone();
+            for k in &extra {
+                c.add(k);
+            }
+            if c.is_empty() {
+                continue;
+            }
+            if let Some(p) = p {
+                c = c.and(&p);
+                if c.is_empty() {
+                    self.stats.empty += 1;
+                    continue;
+                }
+            }
+            let dims = Self::fresh_dims(&c, base);
+            if let Some(p) = self.project(c, &dims) {
+                out.push(p);
+            }
+        }
+    }
+}
+
 impl RelDomain for DlcDomain {
     type Fact = Conj;
 
@@ -664,16 +812,24 @@ impl RelDomain for DlcDomain {
         // they all have a fixed size, `k < n` for the largest n (cells out of range are
         // never read or written).
         let mut c = Conj::top();
+        let mut ghosts = Vec::new();
         for (v, info) in cfg.vars.iter_enumerated() {
             let crate::sema::VarKind::Ghost { bound } = info.kind else {
                 continue;
             };
+            ghosts.push(v);
             for d in [cur_dim(v), entry_dim(v)] {
                 let k = LinExpr::var(d);
                 c.add(&Constraint::ge(&k, &LinExpr::int(0)));
                 if let Some(n) = bound {
                     c.add(&Constraint::le(&k, &LinExpr::constant(Q::from_integer((n as i64 - 1).into()))));
                 }
+            }
+        }
+        // A second ghost (sortedness) comes after the first: `k1 < k2`.
+        if let [k1, k2] = ghosts[..] {
+            for dim in [cur_dim, entry_dim] {
+                c.add(&Constraint::lt(&LinExpr::var(dim(k1)), &LinExpr::var(dim(k2))));
             }
         }
         c
@@ -870,6 +1026,9 @@ impl RelDomain for DlcDomain {
             .flat_map(|(c, t)| [*c, *t])
             .chain(read.others.iter().copied())
             .chain([read.ghost])
+            .chain(read.second.iter().flat_map(|s| {
+                s.pairs.iter().flat_map(|(a, b)| [*a, *b]).chain([s.ghost])
+            }))
             .collect();
         let (kf, kg) = (known_values(&f0), known_values(g));
         if kf
@@ -887,6 +1046,20 @@ impl RelDomain for DlcDomain {
             &cur_dim,
             &mut fresh,
         );
+        if let Some(second) = &read.second {
+            for (guards, at) in flatten(&index, &cur_dim, &mut fresh) {
+                for case in &in_range {
+                    let mut c = f0.clone();
+                    for k in guards.iter().chain(case) {
+                        c.add(k);
+                    }
+                    if !c.is_empty() {
+                        self.instantiate2(&c, &f0, g, read, second, &at, &mut fresh, base, &mut out);
+                    }
+                }
+            }
+            return out;
+        }
         for (guards, at) in flatten(&index, &cur_dim, &mut fresh) {
             // In `g`: each read cell becomes its temporary; the entry copies of the cells,
             // `g`'s own temporaries, and the other arrays' cells at the ghost (they hold

@@ -79,6 +79,11 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
                 for t in cfg.inst_reads[&node].temps() {
                     inn.remove(&t);
                 }
+                // With two ghosts the read's expression has no cells: the instantiation
+                // reads the state's and the partner's cells.
+                if let Some(s) = &cfg.inst_reads[&node].second {
+                    inn.extend(s.pairs.iter().flat_map(|(a, b)| [*a, *b]));
+                }
             }
             // Array sizes of VLAs are read by every access; keep them live.
             for (a, info) in cfg.arrays.iter_enumerated() {

@@ -498,6 +498,8 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
                 escape(a)
             );
         }
+    } else if it.added_second_ghost {
+        s.push_str("<h3>Refinement</h3><p class=\"added\">Added a second ghost index <b class=\"mono\">k2 &gt; k</b> with a cell <b class=\"mono\">a_k2</b> per symbolic array: the trace fixes no cell and the widening learnt nothing from it, so the property may relate two cells (as sortedness does).</p>");
     } else if !it.widening.is_empty() {
         s.push_str("<h3>Refinement of the widening</h3><p>The trace went through widened facts and fixes no new cell; the next tabulation widens with:</p><ul>");
         for w in &it.widening {
