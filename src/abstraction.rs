@@ -334,19 +334,8 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                             )
                         })
                         .collect();
-                    if let Some((ghost, cell)) = symbolic {
-                        // a_k = (0 ≤ i < size && i == k ? v : a_k)
-                        lhs.push(cell);
-                        rhs.push(Expr::Cond(
-                            Box::new(Expr::And(
-                                Box::new(ab.in_range(array, &index)),
-                                Box::new(eq(index.clone(), Expr::Var(ghost))),
-                            )),
-                            Box::new(value.clone()),
-                            Box::new(Expr::Var(cell)),
-                        ));
-                    }
-                    if let Some(&(ghost, cell)) = sym2.get(&array) {
+                    for (ghost, cell) in symbolic.into_iter().chain(sym2.get(&array).copied()) {
+                        // a_k = (0 ≤ i < size && i == k ? v : a_k), at each ghost
                         lhs.push(cell);
                         rhs.push(Expr::Cond(
                             Box::new(Expr::And(

@@ -661,6 +661,20 @@ fn fold_in(
 type GhostSlot = Option<(LinExpr, Vec<(VarId, LinExpr)>)>;
 
 impl DlcDomain {
+    /// The state `c` conjoined with an instantiated partner `g`, its fresh dimensions
+    /// projected out.
+    fn pair(&mut self, c: Conj, g: &Conj, base: u32, out: &mut Vec<Conj>) {
+        let c = c.and(g);
+        // Most pairs are contradictory (a partner of another partition cell): one
+        // simplex check spares their projection.
+        if c.is_empty() {
+            self.stats.empty += 1;
+            return;
+        }
+        let dims = Self::fresh_dims(&c, base);
+        out.extend(self.project(c, &dims));
+    }
+
     /// The read rule with two ghosts `k1 < k2` (see [`crate::cfg::SecondGhost`]), for the
     /// state `c` (in range, the index at `at`). The facts at the node hold
     /// `(s, p1, p2, s.a[p1], s.a[p2], ...)` for every `p1 < p2` in the ghosts' range, the
@@ -789,16 +803,12 @@ impl DlcDomain {
             if c.is_empty() {
                 continue;
             }
-            if let Some(p) = p {
-                c = c.and(&p);
-                if c.is_empty() {
-                    self.stats.empty += 1;
-                    continue;
+            match p {
+                Some(p) => self.pair(c, &p, base, out),
+                None => {
+                    let dims = Self::fresh_dims(&c, base);
+                    out.extend(self.project(c, &dims));
                 }
-            }
-            let dims = Self::fresh_dims(&c, base);
-            if let Some(p) = self.project(c, &dims) {
-                out.push(p);
             }
         }
     }
@@ -1091,17 +1101,7 @@ impl RelDomain for DlcDomain {
                 if c.is_empty() {
                     continue;
                 }
-                let c = c.and(&g2);
-                // Most pairs are contradictory (a partner of another partition cell):
-                // one simplex check spares their projection.
-                if c.is_empty() {
-                    self.stats.empty += 1;
-                    continue;
-                }
-                let dims = Self::fresh_dims(&c, base);
-                if let Some(p) = self.project(c, &dims) {
-                    out.push(p);
-                }
+                self.pair(c, &g2, base, &mut out);
             }
         }
         out
