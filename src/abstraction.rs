@@ -209,31 +209,12 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     // With two ghosts: the hoisted reads `t = b[c]` of symbolic arrays, by the node after
     // them, their user, if it reads a symbolic array too (the two reads are instantiated
     // together there, so the hoisted read itself is not: it reads the ghosts' cells only).
-    let second = precision.second && !sym.is_empty();
-    let mut companions: BTreeMap<crate::ids::NodeId, (VarId, ArrayId, Expr)> = BTreeMap::new();
-    let mut hoists: BTreeSet<crate::ids::NodeId> = BTreeSet::new();
-    for (m, node) in cfg.nodes.iter_enumerated().filter(|_| second) {
-        if let NodeKind::Assign { lhs, rhs, next } = &node.kind {
-            if let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) {
-                let user_reads = match &cfg.nodes[*next].kind {
-                    NodeKind::Assign { rhs, .. } => rhs.iter().map(|e| ab.symbolic_reads(e)).sum(),
-                    NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => ab.symbolic_reads(cond),
-                    NodeKind::ArrayWrite { index, value, .. } => {
-                        ab.symbolic_reads(index) + ab.symbolic_reads(value)
-                    }
-                    _ => 0,
-                };
-                if sym.contains_key(b)
-                    && cfg.vars[*t].name.starts_with("#read")
-                    && user_reads > 0
-                    && !companions.contains_key(next)
-                {
-                    companions.insert(*next, (*t, *b, (**c).clone()));
-                    hoists.insert(m);
-                }
-            }
-        }
-    }
+    let companions = if precision.second && !sym.is_empty() {
+        companion_reads(cfg, &|a| sym.contains_key(&a))
+    } else {
+        BTreeMap::new()
+    };
+    let hoists: BTreeSet<crate::ids::NodeId> = companions.values().map(|c| c.3).collect();
     let mut node_temps: BTreeMap<crate::ids::NodeId, Vec<VarId>> = BTreeMap::new();
     for &id in &node_ids {
         // A node that reads symbolic arrays gets temporaries for its instantiated reads (one
@@ -424,7 +405,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
                 r.second = Some(crate::cfg::SecondGhost {
                     ghost: k2,
                     pairs: sym2.iter().map(|(a, (_, c2))| (sym[a].1, *c2)).collect(),
-                    companion: companions.get(&id).map(|(t, b, c)| crate::cfg::Companion {
+                    companion: companions.get(&id).map(|(t, b, c, _)| crate::cfg::Companion {
                         index: c.clone(),
                         in_range: crate::cfg::in_range(cfg, *b, c),
                         cell: sym[b].1,
@@ -436,6 +417,40 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         }
     }
     out
+}
+
+/// The reads `t = b[c]` of symbolic arrays (`symbolic(b)`) that the CFG hoisted out of the
+/// node after them, their user, when that node reads a symbolic array too: by user, `t`,
+/// `b`, `c` and the hoisting node.
+type Companions = BTreeMap<crate::ids::NodeId, (VarId, ArrayId, Expr, crate::ids::NodeId)>;
+
+fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions {
+    let reads_symbolic = |e: &Expr| {
+        let mut any = false;
+        e.visit(&mut |x| any |= matches!(x, Expr::Read(a, _) if symbolic(*a)));
+        any
+    };
+    let mut out = Companions::new();
+    for (m, node) in cfg.nodes.iter_enumerated() {
+        let NodeKind::Assign { lhs, rhs, next } = &node.kind else { continue };
+        let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else { continue };
+        let user_reads = match &cfg.nodes[*next].kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().any(reads_symbolic),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads_symbolic(cond),
+            NodeKind::ArrayWrite { index, value, .. } => reads_symbolic(index) || reads_symbolic(value),
+            _ => false,
+        };
+        if symbolic(*b) && cfg.vars[*t].name.starts_with("#read") && user_reads {
+            out.entry(*next).or_insert((*t, *b, (**c).clone(), m));
+        }
+    }
+    out
+}
+
+/// Whether a node of `cfg` compares two cells of arrays in `arrays` (one read hoisted out
+/// of a node that reads another, as `a[j1] <= a[j2]`): only then may a second ghost help.
+pub fn reads_two_cells(cfg: &Cfg, precision: &Precision) -> bool {
+    !companion_reads(cfg, &|a| precision.sym.contains(&a)).is_empty()
 }
 
 fn eq(a: Expr, b: Expr) -> Expr {

@@ -541,11 +541,15 @@ fn cegar(
         }
         // One ghost keeps failing (the trace fixes no cell, and the widening has nothing
         // to learn from it, or the trace went through no widened fact): a second ghost
-        // relates two cells (issue 12).
+        // relates two cells (issue 12), if the program compares two cells at all.
         let second = |precision: &mut Precision, report: &mut Report| {
-            if precision.symbolic().next().is_none() || !precision.add_second_ghost() {
+            if precision.symbolic().next().is_none()
+                || precision.has_second_ghost()
+                || !crate::abstraction::reads_two_cells(cfg, precision)
+            {
                 return false;
             }
+            precision.add_second_ghost();
             report.refinements += 1;
             report.ghosts = Some(2);
             iteration::second_ghost(&mut report.iterations);
