@@ -219,16 +219,10 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     for &id in &node_ids {
         // A node that reads symbolic arrays gets temporaries for its instantiated reads (one
         // per read; those not at the first read's index stay unused).
-        let sym_reads = match &out.nodes[id].kind {
-            NodeKind::Assign { rhs, .. } => rhs.iter().map(|e| ab.symbolic_reads(e)).sum(),
-            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
-                ab.symbolic_reads(cond)
-            }
-            NodeKind::ArrayWrite { index, value, .. } => {
-                ab.symbolic_reads(index) + ab.symbolic_reads(value)
-            }
-            _ => 0,
-        };
+        let sym_reads: usize = read_sites(&out.nodes[id].kind)
+            .into_iter()
+            .map(|e| ab.symbolic_reads(e))
+            .sum();
         let sym_reads = if hoists.contains(&id) { 0 } else { sym_reads };
         let mut temps = Vec::new();
         if let Some(p) = out.nodes[id].proc {
@@ -434,12 +428,7 @@ fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions 
     for (m, node) in cfg.nodes.iter_enumerated() {
         let NodeKind::Assign { lhs, rhs, next } = &node.kind else { continue };
         let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else { continue };
-        let user_reads = match &cfg.nodes[*next].kind {
-            NodeKind::Assign { rhs, .. } => rhs.iter().any(reads_symbolic),
-            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads_symbolic(cond),
-            NodeKind::ArrayWrite { index, value, .. } => reads_symbolic(index) || reads_symbolic(value),
-            _ => false,
-        };
+        let user_reads = read_sites(&cfg.nodes[*next].kind).into_iter().any(reads_symbolic);
         if symbolic(*b) && cfg.vars[*t].name.starts_with("#read") && user_reads {
             out.entry(*next).or_insert((*t, *b, (**c).clone(), m));
         }
@@ -447,8 +436,19 @@ fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions 
     out
 }
 
-/// Whether a node of `cfg` compares two cells of arrays in `arrays` (one read hoisted out
-/// of a node that reads another, as `a[j1] <= a[j2]`): only then may a second ghost help.
+/// The expressions of a node whose reads of symbolic arrays are instantiated.
+fn read_sites(kind: &NodeKind) -> Vec<&Expr> {
+    match kind {
+        NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+        NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a node of `cfg` compares two cells of arrays with a symbolic cell in
+/// `precision` (one read hoisted out of a node that reads another, as `a[j1] <= a[j2]`):
+/// only then may a second ghost help.
 pub fn reads_two_cells(cfg: &Cfg, precision: &Precision) -> bool {
     !companion_reads(cfg, &|a| precision.sym.contains(&a)).is_empty()
 }

@@ -777,12 +777,7 @@ fn forall_after_loops(
     use crate::cfg::NodeKind;
     use crate::sema::VarKind;
     let mut out = Vec::new();
-    let kds: Vec<Dim> = phat
-        .vars
-        .indices()
-        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
-        .map(crate::domain::cur_dim)
-        .collect();
+    let kds: Vec<Dim> = phat.ghosts().into_iter().map(crate::domain::cur_dim).collect();
     if kds.is_empty() {
         return out;
     }
@@ -927,15 +922,11 @@ fn ghost_defined_cells(mut c: Conj, kd: Dim, cells: &[Dim]) -> Conj {
 fn user_names(phat: &crate::cfg::Cfg) -> (crate::cfg::Cfg, Vec<String>) {
     use crate::sema::VarKind;
     let mut shown = phat.clone();
-    if !phat.vars.iter().any(|v| matches!(v.kind, VarKind::Ghost { .. })) {
+    let ghosts = phat.ghosts();
+    if ghosts.is_empty() {
         return (shown, Vec::new());
     }
     let taken = |n: &str| phat.vars.iter().any(|v| v.name == n);
-    let ghosts: Vec<crate::ids::VarId> = phat
-        .vars
-        .indices()
-        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
-        .collect();
     let names: Vec<String> = if let [_, _] = ghosts[..] {
         ["k1", "k2"]
             .iter()

@@ -357,11 +357,7 @@ pub fn add_new(known: &mut Vec<Constraint>, new: impl IntoIterator<Item = Constr
 pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
     use crate::sema::VarKind;
     let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
-    let ghosts: Vec<crate::ids::VarId> = phat
-        .vars
-        .indices()
-        .filter(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
-        .collect();
+    let ghosts = phat.ghosts();
     for (ghost, v) in ghosts.iter().flat_map(|g| phat.vars.iter().map(move |v| (*g, v))) {
         let VarKind::SymCell { array, proc: Some(p) } = v.kind else {
             continue;

@@ -208,6 +208,14 @@ impl InstRead {
 }
 
 impl Cfg {
+    /// The ghost indices of the symbolic cells (issue 12), in order: none, `k`, or `k1, k2`.
+    pub fn ghosts(&self) -> Vec<VarId> {
+        self.vars
+            .indices()
+            .filter(|v| matches!(self.vars[*v].kind, crate::sema::VarKind::Ghost { .. }))
+            .collect()
+    }
+
     /// Build the CFG of a resolved program.
     pub fn build(p: &Program) -> Cfg {
         build::Builder::build(p)
