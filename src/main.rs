@@ -8,7 +8,7 @@ use lpmc::{
     Task, Unwind, Verdict,
 };
 use num_bigint::BigInt;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -220,6 +220,22 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    let code = run();
+    // A portfolio returns as soon as one engine decides; the others stop at their next
+    // poll, and one may still be inside cvc5 then. `exit` would run cvc5's C++ static
+    // destructors under it (a rare segfault at exit, about 1 run in 60 of a 0.1 s
+    // check). So flush and leave without them.
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    if let Some(n) = (0..=255u8).find(|n| ExitCode::from(*n) == code) {
+        // SAFETY: `_exit` ends the process at once; every output was flushed above, and
+        // files written by `run` were closed when it returned.
+        unsafe { libc::_exit(i32::from(n)) }
+    }
+    code
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
