@@ -1023,6 +1023,9 @@ fn lesson_text(
     for (n, d) in &lesson.delays {
         out.push(format!("{}: widening delayed to visit {d}", name(*n)));
     }
+    for n in &lesson.disjunctive {
+        out.push(format!("{}: keeps disjuncts within each partition cell", name(*n)));
+    }
     out
 }
 
@@ -1049,6 +1052,12 @@ fn learnt_text(
     for (n, d) in &widening.delays {
         s.push_str(&format!(
             "// widening delay at {}: {d}\n",
+            point_name(loaded, phat, &points, *n)
+        ));
+    }
+    for n in &widening.disjunctive {
+        s.push_str(&format!(
+            "// disjuncts within partition cells at {}\n",
             point_name(loaded, phat, &points, *n)
         ));
     }

@@ -180,12 +180,18 @@ pub struct WideningLesson {
     pub thresholds: Vec<(NodeId, usize)>,
     /// Widening points with new partition atoms, and how many.
     pub splits: Vec<(NodeId, usize)>,
+    /// Partitioned loop heads that keep disjuncts per partition cell from now on
+    /// ([`Widening::disjunctive`]).
+    pub disjunctive: Vec<NodeId>,
 }
 
 impl WideningLesson {
     /// Whether anything was learnt.
     pub fn is_progress(&self) -> bool {
-        !self.delays.is_empty() || !self.thresholds.is_empty() || !self.splits.is_empty()
+        !self.delays.is_empty()
+            || !self.thresholds.is_empty()
+            || !self.splits.is_empty()
+            || !self.disjunctive.is_empty()
     }
 }
 
@@ -322,6 +328,13 @@ pub fn refine_widening(
     let mut seen = BTreeSet::new();
     for r in paths.iter().flatten().map(|f| tab.fact(*f)).filter(|r| r.widened) {
         if !seen.insert(r.node) {
+            continue;
+        }
+        // A partitioned loop head that merged its cells' facts keeps disjuncts from now
+        // on, at the same delay (which then counts visits along a chain again); a second
+        // time, it widens later.
+        if widening.merges_cells_at(r.node) && widening.disjunctive.insert(r.node) {
+            lesson.disjunctive.push(r.node);
             continue;
         }
         let old = widening.delay_at(r.node);

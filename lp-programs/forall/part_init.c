@@ -1,5 +1,4 @@
 // expect: safe
-// open: UNKNOWN today (issue 12): the write index m is not the loop counter: the widened facts lose m's relation to the written cells
 // why: only positive cells of a are appended to b, at b[m] with m growing from 0, so
 // ∀k. 0 ≤ k < m → b[k] > 0 (ACSAR's part_init: two arrays, partial initialisation)
 extern int __VERIFIER_nondet_int(void);

@@ -1,5 +1,4 @@
 // expect: safe
-// open: proved SAFE by the CEGAR engine in about 14 s (release build; the partition k < i, a[k] < 0, a[k] <= 0 is learnt), too slow for the test's budget: about 200 hull merges at the scan loop
 // why: the scan stops at the first zero cell (or at n), so every cell before the stop index i
 // is non-zero: ∀k. 0 ≤ k < i → a[k] ≠ 0 (ACSAR's scan)
 extern int __VERIFIER_nondet_int(void);

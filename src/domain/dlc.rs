@@ -1149,6 +1149,10 @@ impl RelDomain for DlcDomain {
         parts
     }
 
+    fn partitioned(&self, n: NodeId) -> bool {
+        self.splits.get(&n).is_some_and(|a| !a.is_empty())
+    }
+
     /// The constraints the two facts share (syntactically, after normalisation): a hull
     /// keeps at least those.
     fn affinity(&self, a: &Conj, b: &Conj) -> usize {

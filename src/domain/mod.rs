@@ -83,6 +83,12 @@ pub trait RelDomain {
         vec![(f.clone(), 0)]
     }
 
+    /// Whether widening point `n` has a partition ([`RelDomain::split`] may give more than
+    /// one cell there). Default: no.
+    fn partitioned(&self, _n: NodeId) -> bool {
+        false
+    }
+
     /// How much of each other two facts keep in a join (higher: a closer partner for a
     /// merge past the disjunct bound). Default: 0 (no preference).
     fn affinity(&self, _a: &Self::Fact, _b: &Self::Fact) -> usize {

@@ -144,6 +144,16 @@ pub struct Widening {
     pub delays: BTreeMap<NodeId, u32>,
     /// The disjunct bound per widening point.
     pub max_disjuncts: usize,
+    /// Whether a partitioned loop head (one with partition atoms, [`RelDomain::split`])
+    /// keeps one growing fact per partition cell: a new part is joined with the cell's
+    /// fact instead of starting a disjunct of its own (default on). The partition is
+    /// what stays disjunctive; the facts inside a cell would otherwise multiply with
+    /// every path into the loop.
+    pub merge_cells: bool,
+    /// Partitioned loop heads that keep disjuncts per cell after all (the refinement of
+    /// the widening sends a point here when a spurious trace went through its merged
+    /// facts and nothing better was learnt).
+    pub disjunctive: BTreeSet<NodeId>,
 }
 
 impl Default for Widening {
@@ -153,6 +163,8 @@ impl Default for Widening {
             delay: DEFAULT_DELAY,
             delays: BTreeMap::new(),
             max_disjuncts: DEFAULT_MAX_DISJUNCTS,
+            merge_cells: true,
+            disjunctive: BTreeSet::new(),
         }
     }
 }
@@ -169,6 +181,11 @@ impl Widening {
     /// The delay at `n`.
     pub fn delay_at(&self, n: NodeId) -> u32 {
         self.delays.get(&n).copied().unwrap_or(self.delay)
+    }
+
+    /// Whether `n`, if it is a partitioned loop head, keeps one fact per partition cell.
+    pub fn merges_cells_at(&self, n: NodeId) -> bool {
+        self.merge_cells && !self.disjunctive.contains(&n)
     }
 }
 
@@ -368,6 +385,9 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     ) -> Option<FactId> {
         let w = &self.budget.widening;
         let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
+        if self.points.kind[n] == PointKind::LoopHead && w.merges_cells_at(n) && self.dom.partitioned(n) {
+            return self.add_to_cell(n, fact, cell, delay, origin);
+        }
         let anc = self.ancestor(n, cell, origin);
         let depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
         // Without an ancestor, the partner is the fact of the same cell closest to this one
@@ -435,6 +455,51 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             return None;
         }
         Some(self.push(n, fact, origin, depth, widened, cell))
+    }
+
+    /// At a partitioned loop head ([`Widening::merge_cells`]): one growing fact per
+    /// partition cell. A new part is joined with the cell's latest fact (which contains
+    /// the cell's earlier ones) and, after `delay` joins, widened by it. The join and the
+    /// widening only add states; every chain of a cell stabilises once its widenings are
+    /// the standard one.
+    fn add_to_cell(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, delay: u32, origin: Origin) -> Option<FactId> {
+        let latest = self.t.at_node[n]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&f| self.t.facts[f.0 as usize].cell == cell);
+        let Some(p) = latest else {
+            if self.is_entailed(n, &fact) {
+                return None;
+            }
+            return Some(self.push(n, fact, origin, 0, false, cell));
+        };
+        let old = self.t.facts[p.0 as usize].fact.clone();
+        if self.dom.entailed(&fact, &[&old]) {
+            self.t.stats.entailed += 1;
+            return None;
+        }
+        let depth = self.t.facts[p.0 as usize].depth + 1;
+        let mut merged = false;
+        if let Some(j) = self.dom.join(self.cfg, n, &old, &fact) {
+            fact = j;
+            merged = true;
+        }
+        let mut widen_now = false;
+        if depth >= delay {
+            if let Some(x) = self.dom.widen(self.cfg, n, &old, &fact, depth <= delay + REFINED_WIDENINGS) {
+                fact = x;
+                widen_now = true;
+            }
+        }
+        let ps = self.t.stats.points.entry(n).or_default();
+        ps.max_depth = ps.max_depth.max(depth);
+        ps.merges += u32::from(merged);
+        ps.widenings += u32::from(widen_now);
+        if self.is_entailed(n, &fact) {
+            return None;
+        }
+        Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
     }
 
     fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {
