@@ -53,9 +53,11 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 /// Steps of the exact tabulation tried before the one with widening, per iteration.
 pub const EXACT_STEPS: u64 = 2500;
 
-/// ... and on this much time (an exact tabulation's entailment checks grow with the
-/// number of disjuncts at a node, so long exact runs get slow before they run out of
-/// steps).
+/// ... and on this much CPU time of the checking thread (an exact tabulation's
+/// entailment checks grow with the number of disjuncts at a node, so long exact runs get
+/// slow before they run out of steps). CPU time, not wall-clock time: on a busy machine
+/// the exact phase gives up at the same point as on an idle one, so the verdict does not
+/// depend on the load.
 pub const EXACT_TIME: Duration = Duration::from_millis(300);
 
 /// The default bound on refinement iterations.
@@ -351,7 +353,7 @@ fn cegar(
             let exact = Budget {
                 max_steps: budget.max_steps.min(EXACT_STEPS),
                 widening: Widening::off(),
-                deadline: deadline.sub(EXACT_TIME),
+                deadline: deadline.sub_cpu(EXACT_TIME),
                 ..budget.clone()
             };
             let t = tabulate(&phat, &mut dom, exact);
