@@ -309,11 +309,15 @@ fn cegar(
     let mut learnt = Learnt::default();
     // Whether an exact tabulation ran out of its steps: then every later iteration widens.
     let mut exact_failed = false;
+    // The variables of the previous abstraction, whose dimensions `learnt` refers to.
+    let mut learnt_vars: Vec<String> = Vec::new();
     loop {
         let k = report.refinements;
         iteration::begin(&mut report.iterations, k, cfg, &precision, clock(&report.stats));
         let t0 = Instant::now();
         let phat = abstract_program(cfg, &precision);
+        learnt.carry_over(&learnt_vars, &phat);
+        learnt_vars = crate::refine::var_keys(&phat);
         report.stats.abstract_ms += ms(t0.elapsed());
         if opts.show_abstractions {
             let mut text = crate::cfg::to_text(&phat);

@@ -198,6 +198,10 @@ impl WideningLesson {
 /// Partition atoms per widening point, at most.
 pub const MAX_SPLITS: usize = 3;
 
+/// ... and with the atoms of symbolic-cell accesses (`k < i` for a write `a[i]`), which
+/// may come after the others once another array gets a ghost: at most this many.
+pub const MAX_ACCESS_SPLITS: usize = MAX_SPLITS + 2;
+
 /// What the refinement of the widening has learnt so far, per widening point.
 #[derive(Clone, Debug, Default)]
 pub struct Learnt {
@@ -205,6 +209,44 @@ pub struct Learnt {
     pub thresholds: BTreeMap<NodeId, Vec<Constraint>>,
     /// Partition atoms (see [`crate::domain::DlcDomain::splits`]).
     pub splits: BTreeMap<NodeId, Vec<Constraint>>,
+}
+
+/// What identifies a variable of an abstraction across abstractions of the same program:
+/// its name and kind (a ghost's bound, which grows with the arrays that share it, aside).
+pub fn var_keys(phat: &Cfg) -> Vec<String> {
+    use crate::sema::VarKind;
+    phat.vars
+        .iter()
+        .map(|v| match v.kind {
+            VarKind::Ghost { .. } => format!("{} ghost", v.name),
+            ref k => format!("{} {k:?}", v.name),
+        })
+        .collect()
+}
+
+impl Learnt {
+    /// Carry what was learnt over to the next abstraction `new` of the program, whose
+    /// previous abstraction had the variables `old` ([`var_keys`]): a cell refinement adds
+    /// variables, which moves the dimensions of the ones after them. A constraint over a
+    /// variable that `new` lacks is dropped.
+    pub fn carry_over(&mut self, old: &[String], new: &Cfg) {
+        let new_keys = var_keys(new);
+        if new_keys.as_slice() == old {
+            return;
+        }
+        let at: BTreeMap<&String, usize> = new_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+        let map = |d: Dim| -> Option<Dim> {
+            let v = old.get(d.0 as usize / 2)?;
+            at.get(v).map(|&i| Dim(2 * i as u32 + d.0 % 2))
+        };
+        for cs in self.thresholds.values_mut().chain(self.splits.values_mut()) {
+            *cs = cs
+                .iter()
+                .filter(|c| c.expr.coeffs().keys().all(|d| map(*d).is_some()))
+                .map(|c| c.rename(&|d| map(d).expect("checked")))
+                .collect();
+        }
+    }
 }
 
 /// Delays are not raised beyond this (then only thresholds can make progress).
@@ -267,13 +309,16 @@ pub fn refine_widening(
                 .rev()
                 .copied()
                 .take_while(|f| visits[&tab.fact(*f).node] == 1);
+            // The last iteration first, then the preamble, then the earlier iterations
+            // (another branch of the body may write another array, at another index).
             let atoms: Vec<Constraint> = path[prev..w]
                 .iter()
                 .copied()
                 .chain(preamble)
+                .chain(path[first..prev].iter().copied())
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
-            let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_SPLITS);
+            let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_ACCESS_SPLITS);
             if added > 0 {
                 lesson.splits.push((at, added));
             }

@@ -1,5 +1,4 @@
 // expect: safe
-// open: UNKNOWN today (issue 12): the partition (k < lo, k < i) is learnt, but a spurious trace remains through the read rule's partners of the widened loop head
 // why: m is the minimum of the slice a[lo..hi), so m <= a[j] for every lo <= j < hi
 // (the Horn-clause paper's slice minimum)
 extern int __VERIFIER_nondet_int(void);
