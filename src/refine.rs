@@ -673,3 +673,55 @@ fn suffix_preimage(
     }
     Some(pre)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abstraction::abstract_program;
+    use crate::ids::VarId;
+    use crate::linear::Rel;
+    use crate::SourceFile;
+
+    fn var(phat: &Cfg, name: &str) -> VarId {
+        phat.vars
+            .iter_enumerated()
+            .find(|(_, v)| v.name == name)
+            .map(|(i, _)| i)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    /// `v - w ≤ 0` over the current values.
+    fn le(phat: &Cfg, v: &str, w: &str) -> Constraint {
+        let e = LinExpr::var(cur_dim(var(phat, v))) - LinExpr::var(cur_dim(var(phat, w)));
+        Constraint::new(e, Rel::Le)
+    }
+
+    #[test]
+    fn learnt_atoms_follow_their_variables_into_the_next_abstraction() {
+        let src = "void main() { int a[10]; int b[10]; int i, j; i = 0; j = 0;
+                   while (i < 10) { a[i] = 1; b[j] = 2; i = i + 1; j = j + 1; }
+                   assert(a[0] == b[0]); }";
+        let cfg = crate::frontend::load(SourceFile::new("t.lp", src))
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .cfg;
+        let (a, b) = (crate::ids::ArrayId(0), crate::ids::ArrayId(1));
+        let mut precision = crate::abstraction::Precision::empty();
+        precision.add_symbolic(b);
+        let old = abstract_program(&cfg, &precision);
+        let n = NodeId(3);
+        let mut learnt = Learnt::default();
+        learnt.splits.insert(n, vec![le(&old, "i", "b_k"), le(&old, "j", "k#")]);
+        learnt.thresholds.insert(n, vec![le(&old, "b_k", "j")]);
+        // `a` gets its cell too: `a_k` comes before `b_k`, whose dimension moves.
+        precision.add_symbolic(a);
+        let new = abstract_program(&cfg, &precision);
+        assert_ne!(var(&old, "b_k"), var(&new, "b_k"), "the test needs a moved variable");
+        learnt.carry_over(&var_keys(&old), &new);
+        assert_eq!(learnt.splits[&n], vec![le(&new, "i", "b_k"), le(&new, "j", "k#")]);
+        assert_eq!(learnt.thresholds[&n], vec![le(&new, "b_k", "j")]);
+        // Nothing changes when the variables stay.
+        let before = learnt.splits.clone();
+        learnt.carry_over(&var_keys(&new), &new);
+        assert_eq!(learnt.splits, before);
+    }
+}
