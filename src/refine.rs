@@ -198,9 +198,13 @@ impl WideningLesson {
 /// Partition atoms per widening point, at most.
 pub const MAX_SPLITS: usize = 3;
 
+/// ... in a program with symbolic cells (issue 12), whose loop heads need atoms over
+/// indices (`k < i`) and over cell values (`a[k] < e`, `a[k] ≤ e`) at once.
+pub const MAX_GHOST_SPLITS: usize = 5;
+
 /// ... and with the atoms of symbolic-cell accesses (`k < i` for a write `a[i]`), which
-/// may come after the others once another array gets a ghost: at most this many.
-pub const MAX_ACCESS_SPLITS: usize = MAX_SPLITS + 2;
+/// may come after the others once another array gets a ghost: this many more.
+pub const MORE_ACCESS_SPLITS: usize = 2;
 
 /// What the refinement of the widening has learnt so far, per widening point.
 #[derive(Clone, Debug, Default)]
@@ -277,6 +281,9 @@ pub fn refine_widening(
     deadline: &Deadline,
 ) -> WideningLesson {
     let mut lesson = WideningLesson::default();
+    // The partition every abstraction has anyway: learning it again would take a place.
+    let always = ghost_splits(phat);
+    let cap = if phat.ghosts().is_empty() { MAX_SPLITS } else { MAX_GHOST_SPLITS };
     let facts = tab.path_facts(err);
     let widened: Vec<usize> = (0..facts.len())
         .filter(|&i| tab.fact(facts[i]).widened)
@@ -318,7 +325,8 @@ pub fn refine_widening(
                 .chain(path[first..prev].iter().copied())
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
-            let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_ACCESS_SPLITS);
+            let atoms = atoms.into_iter().filter(|a| !always.get(&at).is_some_and(|g| g.contains(a)));
+            let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap + MORE_ACCESS_SPLITS);
             if added > 0 {
                 lesson.splits.push((at, added));
             }
@@ -346,8 +354,10 @@ pub fn refine_widening(
             atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
         }
         let base = 2 * phat.vars.len() as u32;
-        let atoms = atoms.into_iter().filter(|a| a.expr.coeffs().keys().all(|d| d.0 < base));
-        let added = add_new(learnt.splits.entry(at).or_default(), atoms, MAX_SPLITS);
+        let atoms = atoms.into_iter().filter(|a| {
+            a.expr.coeffs().keys().all(|d| d.0 < base) && !always.get(&at).is_some_and(|g| g.contains(a))
+        });
+        let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap);
         if added > 0 {
             lesson.splits.push((at, added));
         }

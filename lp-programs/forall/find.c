@@ -1,5 +1,4 @@
 // expect: safe
-// open: UNKNOWN after 60 s (issue 12): the partition (k < i, a[k] < e, a[k] <= e) is learnt, but the search loop's facts multiply (r == n or not, three parts of a[k]) and the tabulation runs out of time
 // why: r is the first index holding e (or n if there is none), so every cell before r differs
 // from e: ∀k. 0 ≤ k < r → a[k] ≠ e; with r == n that is "e is nowhere" (Flanagan-Qadeer's find)
 extern int __VERIFIER_nondet_int(void);

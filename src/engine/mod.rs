@@ -446,15 +446,29 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 widen_now = true;
             }
         }
+        let check = merged || widen_now || split;
+        self.settle(n, fact, origin, (depth, cell), (merged, widen_now), check)
+    }
+
+    /// Count what was done to a new fact at widening point `n` and keep it, unless
+    /// `check` asks whether the facts there entail it (and they do).
+    fn settle(
+        &mut self,
+        n: NodeId,
+        fact: D::Fact,
+        origin: Origin,
+        (depth, cell): (u32, u32),
+        (merged, widen_now): (bool, bool),
+        check: bool,
+    ) -> Option<FactId> {
         let ps = self.t.stats.points.entry(n).or_default();
         ps.max_depth = ps.max_depth.max(depth);
         ps.merges += u32::from(merged);
         ps.widenings += u32::from(widen_now);
-        let widened = merged || widen_now;
-        if (widened || split) && self.is_entailed(n, &fact) {
+        if check && self.is_entailed(n, &fact) {
             return None;
         }
-        Some(self.push(n, fact, origin, depth, widened, cell))
+        Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
     }
 
     /// At a partitioned loop head ([`Widening::merge_cells`]): one growing fact per
@@ -492,14 +506,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 widen_now = true;
             }
         }
-        let ps = self.t.stats.points.entry(n).or_default();
-        ps.max_depth = ps.max_depth.max(depth);
-        ps.merges += u32::from(merged);
-        ps.widenings += u32::from(widen_now);
-        if self.is_entailed(n, &fact) {
-            return None;
-        }
-        Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
+        self.settle(n, fact, origin, (depth, cell), (merged, widen_now), true)
     }
 
     fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {
