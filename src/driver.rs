@@ -53,12 +53,16 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 /// Steps of the exact tabulation tried before the one with widening, per iteration.
 pub const EXACT_STEPS: u64 = 2500;
 
-/// ... and on this much CPU time of the checking thread (an exact tabulation's
-/// entailment checks grow with the number of disjuncts at a node, so long exact runs get
-/// slow before they run out of steps). CPU time, not wall-clock time: on a busy machine
-/// the exact phase gives up at the same point as on an idle one, so the verdict does not
-/// depend on the load.
-pub const EXACT_TIME: Duration = Duration::from_millis(300);
+/// ... and on this many entailment comparisons (an exact tabulation's entailment checks
+/// grow with the number of disjuncts at a node, so long exact runs get slow before they
+/// run out of steps). A count of work, not time: the exact phase gives up at the same
+/// point on a busy machine as on an idle one, so the rest of the run, and the verdict,
+/// do not depend on the load.
+pub const EXACT_COMPARISONS: u64 = 6000;
+
+/// ... and, should comparisons be slow (entailment by SMT), on this much CPU time of the
+/// checking thread.
+pub const EXACT_TIME: Duration = Duration::from_millis(1000);
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
@@ -356,6 +360,7 @@ fn cegar(
         if widening.enabled && !exact_failed {
             let exact = Budget {
                 max_steps: budget.max_steps.min(EXACT_STEPS),
+                max_comparisons: budget.max_comparisons.min(EXACT_COMPARISONS),
                 widening: Widening::off(),
                 deadline: deadline.sub_cpu(EXACT_TIME),
                 ..budget.clone()
@@ -364,9 +369,10 @@ fn cegar(
             report.stats.engine_steps += t.stats.steps;
             if debug {
                 eprintln!(
-                    "[lpmc] exact tabulation: {:?} after {} steps, {} ms",
+                    "[lpmc] exact tabulation: {:?} after {} steps, {} comparisons, {} ms",
                     t.stop,
                     t.stats.steps,
+                    t.stats.comparisons,
                     t0.elapsed().as_millis()
                 );
             }

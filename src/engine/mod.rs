@@ -96,6 +96,10 @@ pub struct Budget {
     pub max_steps: u64,
     /// Maximum number of facts kept (default 100 000).
     pub max_facts: usize,
+    /// Maximum number of entailment comparisons ([`EngineStats::comparisons`]; default
+    /// unbounded): a bound on the work that, unlike time, is the same on every machine
+    /// and under any load.
+    pub max_comparisons: u64,
     /// The time and memory limit (default none). The engine polls it before every step
     /// and inside long steps, and never reports convergence once it has expired (the
     /// domain may have cut its work short).
@@ -110,6 +114,7 @@ impl Default for Budget {
         Budget {
             max_steps: 200_000,
             max_facts: 100_000,
+            max_comparisons: u64::MAX,
             deadline: Deadline::none(),
             widening: Widening::default(),
         }
@@ -219,6 +224,9 @@ pub struct EngineStats {
     pub summaries: u64,
     /// Candidate facts dropped because already entailed.
     pub entailed: u64,
+    /// Facts the candidates were compared with in entailment checks (the work that grows
+    /// with the disjuncts at a node).
+    pub comparisons: u64,
     /// Per widening point that saw a fact: what widening did there.
     pub points: BTreeMap<NodeId, PointStats>,
     /// Time spent.
@@ -333,7 +341,9 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     }
 
     fn out_of_budget(&self) -> Option<StopReason> {
-        if self.t.stats.steps >= self.budget.max_steps {
+        if self.t.stats.steps >= self.budget.max_steps
+            || self.t.stats.comparisons >= self.budget.max_comparisons
+        {
             return Some(StopReason::StepLimit);
         }
         if self.t.facts.len() >= self.budget.max_facts {
@@ -530,6 +540,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             .iter()
             .map(|id| &self.t.facts[id.0 as usize].fact)
             .collect();
+        self.t.stats.comparisons += existing.len() as u64;
         if !existing.is_empty() && self.dom.entailed(fact, &existing) {
             self.t.stats.entailed += 1;
             return true;
