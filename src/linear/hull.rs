@@ -25,7 +25,7 @@ const HULL_MAX_DIMS: usize = 24;
 /// [`Conj::weak_join`].
 const HULL_MAX_ROWS: usize = 32;
 
-/// CPU time for one hull's projection; past it the hull falls back to [`Conj::weak_join`]
+/// Time for one hull's projection; past it the hull falls back to [`Conj::weak_join`]
 /// (Fourier–Motzkin on the hull system can blow up).
 const HULL_BUDGET: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -136,9 +136,10 @@ impl Conj {
             sys.add(&Constraint::new(e, Rel::Le));
         }
         let elim: Vec<Dim> = y.values().copied().chain([lambda]).collect();
-        // CPU time of this thread, not wall-clock time: on a busy machine the hull falls
-        // back at the same point of its work as on an idle one.
-        let own = deadline.sub_cpu(HULL_BUDGET);
+        let own = match deadline.remaining() {
+            Some(r) if r < HULL_BUDGET => Deadline::after(r),
+            _ => Deadline::after(HULL_BUDGET),
+        };
         let p = sys.project_out_within(&elim, &own);
         if own.expired() {
             return self.weak_join(other);
