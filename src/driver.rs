@@ -53,11 +53,6 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 /// Steps of the exact tabulation tried before the one with widening, per iteration.
 pub const EXACT_STEPS: u64 = 2500;
 
-/// ... and on this many entailment comparisons: unbounded for now. A bound of 6000
-/// stopped programs whose facts are cheap to compare (cint_uchar_counter.c) before their
-/// exact tabulation converged; the count of work needs a better calibration.
-pub const EXACT_COMPARISONS: u64 = u64::MAX;
-
 /// ... and on this much CPU time of the checking thread (an exact tabulation's entailment
 /// checks grow with the number of disjuncts at a node, so long exact runs get slow before
 /// they run out of steps). CPU time, not wall-clock time, so that load on the machine
@@ -360,7 +355,6 @@ fn cegar(
         if widening.enabled && !exact_failed {
             let exact = Budget {
                 max_steps: budget.max_steps.min(EXACT_STEPS),
-                max_comparisons: budget.max_comparisons.min(EXACT_COMPARISONS),
                 widening: Widening::off(),
                 deadline: deadline.sub_cpu(EXACT_TIME),
                 ..budget.clone()
