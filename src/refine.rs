@@ -283,6 +283,7 @@ pub fn refine_widening(
     let mut lesson = WideningLesson::default();
     // The partition every abstraction has anyway: learning it again would take a place.
     let always = ghost_splits(phat);
+    let anyway = |at: NodeId, a: &Constraint| always.get(&at).is_some_and(|g| g.contains(a));
     let cap = if phat.ghosts().is_empty() { MAX_SPLITS } else { MAX_GHOST_SPLITS };
     let facts = tab.path_facts(err);
     let widened: Vec<usize> = (0..facts.len())
@@ -325,7 +326,7 @@ pub fn refine_widening(
                 .chain(path[first..prev].iter().copied())
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
-            let atoms = atoms.into_iter().filter(|a| !always.get(&at).is_some_and(|g| g.contains(a)));
+            let atoms = atoms.into_iter().filter(|a| !anyway(at, a));
             let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap + MORE_ACCESS_SPLITS);
             if added > 0 {
                 lesson.splits.push((at, added));
@@ -355,7 +356,7 @@ pub fn refine_widening(
         }
         let base = 2 * phat.vars.len() as u32;
         let atoms = atoms.into_iter().filter(|a| {
-            a.expr.coeffs().keys().all(|d| d.0 < base) && !always.get(&at).is_some_and(|g| g.contains(a))
+            a.expr.coeffs().keys().all(|d| d.0 < base) && !anyway(at, a)
         });
         let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap);
         if added > 0 {

@@ -96,10 +96,6 @@ pub struct Budget {
     pub max_steps: u64,
     /// Maximum number of facts kept (default 100 000).
     pub max_facts: usize,
-    /// Maximum number of entailment comparisons ([`EngineStats::comparisons`]; default
-    /// unbounded): a bound on the work that, unlike time, is the same on every machine
-    /// and under any load.
-    pub max_comparisons: u64,
     /// The time and memory limit (default none). The engine polls it before every step
     /// and inside long steps, and never reports convergence once it has expired (the
     /// domain may have cut its work short).
@@ -114,7 +110,6 @@ impl Default for Budget {
         Budget {
             max_steps: 200_000,
             max_facts: 100_000,
-            max_comparisons: u64::MAX,
             deadline: Deadline::none(),
             widening: Widening::default(),
         }
@@ -149,15 +144,13 @@ pub struct Widening {
     pub delays: BTreeMap<NodeId, u32>,
     /// The disjunct bound per widening point.
     pub max_disjuncts: usize,
-    /// Whether a partitioned loop head (one with partition atoms, [`RelDomain::split`])
-    /// keeps one growing fact per partition cell: a new part is joined with the cell's
-    /// fact instead of starting a disjunct of its own (default on). The partition is
-    /// what stays disjunctive; the facts inside a cell would otherwise multiply with
-    /// every path into the loop.
-    pub merge_cells: bool,
-    /// Partitioned loop heads that keep disjuncts per cell after all (the refinement of
-    /// the widening sends a point here when a spurious trace went through its merged
-    /// facts and nothing better was learnt).
+    /// Partitioned loop heads (with partition atoms, [`RelDomain::split`]) that keep
+    /// disjuncts per partition cell. Every other one keeps one growing fact per cell: a
+    /// new part is joined with the cell's fact instead of starting a disjunct of its own
+    /// (the partition is what stays disjunctive; the facts inside a cell would otherwise
+    /// multiply with every path into the loop). The refinement of the widening sends a
+    /// point here when a spurious trace went through its merged facts and nothing better
+    /// was learnt.
     pub disjunctive: BTreeSet<NodeId>,
 }
 
@@ -168,7 +161,6 @@ impl Default for Widening {
             delay: DEFAULT_DELAY,
             delays: BTreeMap::new(),
             max_disjuncts: DEFAULT_MAX_DISJUNCTS,
-            merge_cells: true,
             disjunctive: BTreeSet::new(),
         }
     }
@@ -190,7 +182,7 @@ impl Widening {
 
     /// Whether `n`, if it is a partitioned loop head, keeps one fact per partition cell.
     pub fn merges_cells_at(&self, n: NodeId) -> bool {
-        self.merge_cells && !self.disjunctive.contains(&n)
+        !self.disjunctive.contains(&n)
     }
 }
 
@@ -341,9 +333,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     }
 
     fn out_of_budget(&self) -> Option<StopReason> {
-        if self.t.stats.steps >= self.budget.max_steps
-            || self.t.stats.comparisons >= self.budget.max_comparisons
-        {
+        if self.t.stats.steps >= self.budget.max_steps {
             return Some(StopReason::StepLimit);
         }
         if self.t.facts.len() >= self.budget.max_facts {
@@ -481,7 +471,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
     }
 
-    /// At a partitioned loop head ([`Widening::merge_cells`]): one growing fact per
+    /// At a partitioned loop head (not in [`Widening::disjunctive`]): one growing fact per
     /// partition cell. A new part is joined with the cell's latest fact (which contains
     /// the cell's earlier ones) and, after `delay` joins, widened by it. The join and the
     /// widening only add states; every chain of a cell stabilises once its widenings are
@@ -493,10 +483,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             .copied()
             .find(|&f| self.t.facts[f.0 as usize].cell == cell);
         let Some(p) = latest else {
-            if self.is_entailed(n, &fact) {
-                return None;
-            }
-            return Some(self.push(n, fact, origin, 0, false, cell));
+            return self.settle(n, fact, origin, (0, cell), (false, false), true);
         };
         let old = self.t.facts[p.0 as usize].fact.clone();
         if self.dom.entailed(&fact, &[&old]) {
