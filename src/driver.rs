@@ -57,7 +57,7 @@ pub const EXACT_STEPS: u64 = 2500;
 /// checks grow with the number of disjuncts at a node, so long exact runs get slow before
 /// they run out of steps). CPU time, not wall-clock time, so that load on the machine
 /// changes the point where it gives up less.
-pub const EXACT_TIME: Duration = Duration::from_millis(300);
+pub const EXACT_TIME: Duration = Duration::from_millis(600);
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
