@@ -201,6 +201,29 @@ fn thread_cpu() -> Option<Duration> {
     cpu_time::ThreadTime::try_now().ok().map(|t| t.as_duration())
 }
 
+/// Lower the calling thread's scheduling priority by `nice` steps (Linux: a thread has
+/// its own nice value). The portfolio's bounded engine and search do this, so that on a
+/// machine with fewer cores than engines the CEGAR engine, the only one that proves
+/// SAFE for unbounded programs, keeps a whole core. Lowering a priority needs no
+/// privilege; elsewhere, or if the call fails, nothing changes (the result says whether
+/// it did).
+pub fn lower_thread_priority(nice: i32) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain system calls on the calling thread, with no pointers.
+        unsafe {
+            let tid = libc::gettid();
+            let now = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
+            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, now.saturating_add(nice)) == 0
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = nice;
+        false
+    }
+}
+
 /// The resident memory of this process in bytes, if the platform tells.
 pub fn resident_bytes() -> Option<u64> {
     memory_stats::memory_stats().map(|m| m.physical_mem as u64)
@@ -315,6 +338,26 @@ mod tests {
         let s = d.sub_cpu(Duration::from_secs(100));
         d.cancel(Exhausted::Time);
         assert!(s.expired());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_lowered_priority_is_the_calling_threads_own() {
+        let nice_of = |tid: libc::pid_t| unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) };
+        let main_tid = unsafe { libc::gettid() };
+        let before = nice_of(main_tid);
+        let (lowered, own) = std::thread::spawn(|| {
+            let tid = unsafe { libc::gettid() };
+            let was = unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) };
+            let ok = lower_thread_priority(5);
+            let now = unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) };
+            (ok, (was, now))
+        })
+        .join()
+        .unwrap();
+        assert!(lowered);
+        assert_eq!(own.1, (own.0 + 5).min(19), "the thread's nice value went up");
+        assert_eq!(nice_of(main_tid), before, "the other threads keep theirs");
     }
 
     #[test]

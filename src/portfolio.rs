@@ -75,6 +75,10 @@ const SEARCH_SHARE_AFTER: Duration = Duration::from_secs(1);
 /// How long the bounded engine waits in a portfolio.
 const BMC_DELAY: Duration = Duration::from_millis(500);
 
+/// How much lower the bounded engine's scheduling priority is in a portfolio
+/// ([`crate::limits::lower_thread_priority`]; the search lowers its own once it yields).
+const BMC_NICE: i32 = 10;
+
 /// Runs of `--engine search` without a time limit.
 const SEARCH_RUNS_ALONE: u64 = 10_000;
 
@@ -310,6 +314,12 @@ fn run_engine(
     let loaded = prepared.as_ref().unwrap_or(loaded);
     match engine {
         Engine::Bmc => {
+            // Two cores, three engines: CEGAR and the search (for its first second, in
+            // which it finds most bugs) keep a core each, the bounded engine takes what
+            // they leave.
+            if !alone {
+                crate::limits::lower_thread_priority(BMC_NICE);
+            }
             // Two cores, three engines: the bounded engine starts a little later, so that
             // the search has a core for its first runs (which find most bugs).
             if !alone {

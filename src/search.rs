@@ -37,8 +37,8 @@ pub struct SearchOptions {
     pub max_runs: Option<u64>,
     /// The first seed.
     pub seed: u64,
-    /// After this much time, the search sleeps as long as each run took (it yields half
-    /// of its core to the engines that can prove SAFE). `None`: never.
+    /// After this much time, the search sleeps as long as each run took and lowers its
+    /// thread's priority (it yields to the engines that can prove SAFE). `None`: never.
     pub share_after: Option<Duration>,
 }
 
@@ -188,6 +188,9 @@ impl Oracle for GuidedOracle<'_> {
 /// values, and a long program pays for each run).
 const ZERO_RUN: u64 = 2;
 
+/// How much the search lowers its priority once it yields ([`SearchOptions::share_after`]).
+const YIELD_NICE: i32 = 10;
+
 /// Runs up to this many steps record their path and oracle answers as they go (a find
 /// needs no second run); longer ones run bare and, if they find, run again recording.
 const RECORD_UP_TO: usize = 8_000_000;
@@ -219,6 +222,7 @@ fn one_run<O: Oracle + Clone>(
 pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> SearchResult {
     let dict = dictionary(cfg);
     let start = Instant::now();
+    let mut yielding = false;
     let mut runs = 0u64;
     let mut steps = opts.first_steps.max(1);
     loop {
@@ -263,6 +267,11 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
             return SearchResult::Found { trace, witness };
         }
         if opts.share_after.is_some_and(|d| start.elapsed() >= d) {
+            if !yielding {
+                // From now on the provers go first.
+                yielding = true;
+                crate::limits::lower_thread_priority(YIELD_NICE);
+            }
             let took = run_start.elapsed();
             let nap = took.min(deadline.remaining().unwrap_or(took));
             std::thread::sleep(nap);
