@@ -315,14 +315,10 @@ fn run_engine(
     match engine {
         Engine::Bmc => {
             // Two cores, three engines: CEGAR and the search (for its first second, in
-            // which it finds most bugs) keep a core each, the bounded engine takes what
-            // they leave.
+            // which it finds most bugs) keep a core each; the bounded engine takes what
+            // they leave, and starts a little later.
             if !alone {
                 crate::limits::lower_thread_priority(BMC_NICE);
-            }
-            // Two cores, three engines: the bounded engine starts a little later, so that
-            // the search has a core for its first runs (which find most bugs).
-            if !alone {
                 let until = Instant::now() + BMC_DELAY;
                 while Instant::now() < until && !deadline.expired() {
                     std::thread::sleep(TICK);
