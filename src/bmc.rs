@@ -354,7 +354,7 @@ fn explore(
         two_ghosts: false,
         bound: Some(k),
         paths: Some(report.paths),
-        invariants: Vec::new(),
+        invariants: Default::default(),
     }))
 }
 

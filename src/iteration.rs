@@ -1,4 +1,4 @@
-//! The record of the CEGAR loop, iteration by iteration (issue 14, `lpmc check --report`):
+//! The record of the CEGAR loop, iteration by iteration (`lpmc check --report`):
 //! the precision, the abstraction P̂k, the abstract error trace, the verdict of its check
 //! on the original program (the unsat core and the array accesses whose index it fixes,
 //! or the replayed run), the cells added, and where the time went. The driver calls the
@@ -30,7 +30,7 @@ pub struct Iteration {
     pub k: u32,
     /// The precision of P̂k: the tracked cells per array name.
     pub cells: BTreeMap<String, Vec<i64>>,
-    /// The arrays with a symbolic cell `a_k` in P̂k (issue 12).
+    /// The arrays with a symbolic cell `a_k` in P̂k.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbolic: Vec<String>,
     /// The arrays that got a symbolic cell after this iteration.

@@ -65,12 +65,12 @@
 //! | 8 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
 //! | 9 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
 //! | 10 | `trace` | witness → trace → SSA query on the original program |
-//! | 11 | `refine`, `search` | unsat core → new array cells; concrete search for error runs |
+//! | 11 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
 //! | 12 | `report` | the outcome types every engine shares |
 //! | 13 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
 //! | 14 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
 //! | 15 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 16 | `html` | the HTML report of a check ([`html_report`]), from the typed [`Report`] only |
+//! | 16 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
 //! | 17 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
@@ -109,6 +109,7 @@ internal_modules! {
     mod trace;
     mod refine;
     mod search;
+    mod invariant;
     mod report;
     mod iteration;
     mod driver;
@@ -117,6 +118,7 @@ internal_modules! {
     mod run;
     mod html;
 }
+pub mod text;
 pub mod tools;
 
 // The front end.
@@ -132,8 +134,13 @@ pub use crate::limits::{Deadline, Exhausted, DEFAULT_MEMORY_MB};
 
 // Outcomes.
 pub use crate::report::{
-    Counterexample, Engine, EngineRun, GiveUp, InputValue, Invariant, Outcome, Proof, TraceStep,
-    Verdict, STEPS_KEPT,
+    Counterexample, Engine, EngineRun, GiveUp, InputValue, Outcome, Proof, TraceStep, Verdict,
+    STEPS_KEPT,
+};
+
+// Invariants.
+pub use crate::invariant::{
+    Formula, InvariantMap, Point as InvariantPoint, PointInvariant, Row, RowBound, Term, TermKind,
 };
 
 // The engines.

@@ -3,13 +3,12 @@
 use clap::{Parser, Subcommand};
 use lpmc::tools::{regress, scale};
 use lpmc::{
-    BmcOptions, BmcReport, CheckOptions, Counterexample, DataModel, IntModel, LoadError,
-    LoadOptions, Loaded, Outcome, Preprocessor, Report, RunOutcome, RunReport, Semantics, Stats,
-    Task, Unwind, Verdict,
+    BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded, Preprocessor,
+    RunReport, Task, Unwind, Verdict,
 };
 use num_bigint::BigInt;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `println!` that ignores a closed stdout (e.g. `lpmc check f | head`) instead of
@@ -41,6 +40,10 @@ const EXIT_INPUT: u8 = 2;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Log what the engines do on stderr (`-vv`: more); the environment variable
+    /// `LPMC_LOG` (e.g. `lpmc::driver=debug`) chooses the modules and levels instead.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
 }
 
 /// How a program is read: preprocessing and integer semantics.
@@ -244,8 +247,8 @@ fn run() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    init_log(cli.verbose);
     let color = std::io::stderr().is_terminal();
-    let load = |f: &PathBuf, front: &Front| load_input(f, front, color).map(|(l, _)| l);
     match cli.cmd {
         Cmd::Scale {
             family,
@@ -277,37 +280,13 @@ fn run() -> ExitCode {
             memory,
             json,
         } => {
-            if let Some(t) = timeout {
-                if !(t.is_finite() && t > 0.0) {
-                    eprintln!("error: --timeout must be a positive number of seconds");
-                    return ExitCode::from(EXIT_INPUT);
-                }
-            }
-            let loaded = match load(&file, &front) {
-                Ok(l) => l,
-                Err(c) => return c,
+            let opts = BmcOptions {
+                unwind,
+                timeout_s: timeout,
+                memory_mb: Some(memory),
+                solvers: None,
             };
-            let report = lpmc::bmc(
-                &loaded,
-                &BmcOptions {
-                    unwind,
-                    timeout_s: timeout,
-                    memory_mb: Some(memory),
-                    solvers: None,
-                },
-            );
-            if json {
-                match serde_json::to_string(&report) {
-                    Ok(s) => out!("{s}"),
-                    Err(e) => {
-                        eprintln!("error: cannot serialise the report: {e}");
-                        return ExitCode::from(EXIT_INPUT);
-                    }
-                }
-            } else {
-                print_bmc_report(&file, &report);
-            }
-            ExitCode::from(report.verdict().exit_code() as u8)
+            bmc_cmd(&file, &front, &opts, json, color)
         }
         Cmd::Check {
             file,
@@ -322,72 +301,37 @@ fn run() -> ExitCode {
             check_bounds,
             no_widening,
             engine,
-            report: report_file,
+            report,
         } => {
-            if let Some(t) = timeout {
-                if !(t.is_finite() && t > 0.0) {
-                    eprintln!("error: --timeout must be a positive number of seconds");
-                    return ExitCode::from(EXIT_INPUT);
-                }
-            }
-            let (loaded, task) = match load_input(&file, &front, color) {
-                Ok(l) => l,
-                Err(c) => return c,
+            let opts = CheckOptions {
+                timeout_s: timeout,
+                memory_mb: Some(memory),
+                max_refinements,
+                show_abstractions,
+                check_bounds,
+                no_widening,
+                explain: report.is_some(),
+                ..CheckOptions::default()
             };
-            let report = lpmc::portfolio(
-                &loaded,
-                &CheckOptions {
-                    timeout_s: timeout,
-                    memory_mb: Some(memory),
-                    max_refinements,
-                    show_abstractions,
-                    check_bounds,
-                    no_widening,
-                    explain: report_file.is_some(),
-                    ..CheckOptions::default()
-                },
-                engine,
-            );
-            if let Some(path) = &report_file {
-                if let Err(e) = std::fs::write(path, lpmc::html_report(&report)) {
-                    eprintln!("error: cannot write the report {}: {e}", path.display());
-                    return ExitCode::from(EXIT_INPUT);
-                }
-            }
-            if json {
-                match serde_json::to_string(&report) {
-                    Ok(s) => out!("{s}"),
-                    Err(e) => {
-                        eprintln!("error: cannot serialise the report: {e}");
-                        return ExitCode::from(EXIT_INPUT);
-                    }
-                }
-            } else {
-                for (k, a) in report.abstractions.iter().enumerate() {
-                    out!("abstraction P̂{k}:\n{a}");
-                }
-                print_report(&file, &report);
-                if stats {
-                    print_stats(&report.stats, &report.semantics);
-                }
-            }
-            if expect {
-                print_expectation(&file, task.as_ref(), report.verdict(), json);
-            }
-            ExitCode::from(report.verdict().exit_code() as u8)
+            let out = CheckOutput {
+                json,
+                stats,
+                expect,
+                report,
+            };
+            check_cmd(&file, &front, &opts, engine, &out, color)
         }
-        Cmd::Cfg { file, front, dot } => {
-            let loaded = match load(&file, &front) {
-                Ok(l) => l,
-                Err(c) => return c,
-            };
-            if dot {
+        Cmd::Cfg { file, front, dot } => match load_input(&file, &front, color) {
+            Ok((loaded, _)) if dot => {
                 outp!("{}", loaded.cfg_dot());
-            } else {
-                outp!("{}", loaded.cfg_text());
+                ExitCode::SUCCESS
             }
-            ExitCode::SUCCESS
-        }
+            Ok((loaded, _)) => {
+                outp!("{}", loaded.cfg_text());
+                ExitCode::SUCCESS
+            }
+            Err(c) => c,
+        },
         Cmd::Run {
             file,
             front,
@@ -395,73 +339,187 @@ fn run() -> ExitCode {
             random,
             seed,
             max_steps,
-        } => {
-            let loaded = match load(&file, &front) {
-                Ok(l) => l,
-                Err(c) => return c,
-            };
-            if let Some(r) = loaded.unsupported_reason() {
-                eprintln!("error: cannot run this program: {r}");
-                return ExitCode::from(EXIT_INPUT);
-            }
-            let runs: Vec<(String, RunReport)> = match (inputs, random) {
-                (Some(_), Some(_)) => {
-                    eprintln!("error: give either --inputs or --random, not both");
-                    return ExitCode::from(EXIT_INPUT);
-                }
-                (None, Some(n)) => {
-                    let mut out = Vec::new();
-                    for i in 0..n {
-                        let s = seed.wrapping_add(i);
-                        let r = lpmc::run_random(&loaded, s, max_steps);
-                        out.push((format!("seed {s}"), r));
-                        if r.outcome.is_error() {
-                            break;
-                        }
-                    }
-                    out
-                }
-                (inputs, None) => {
-                    let mut vals = Vec::new();
-                    for s in inputs.unwrap_or_default() {
-                        match s.trim().parse::<BigInt>() {
-                            Ok(v) => vals.push(v),
-                            Err(_) => {
-                                eprintln!("error: --inputs: `{s}` is not an integer");
-                                return ExitCode::from(EXIT_INPUT);
-                            }
-                        }
-                    }
-                    vec![(
-                        "inputs".to_string(),
-                        lpmc::run_inputs(&loaded, vals, max_steps),
-                    )]
-                }
-            };
-            let mut reached = false;
-            for (what, r) in &runs {
-                let how = match r.outcome {
-                    RunOutcome::Error { line } => {
-                        reached = true;
-                        format!("error reached at line {line}")
-                    }
-                    RunOutcome::Finished => "finished without error".to_string(),
-                    RunOutcome::Blocked { line } => {
-                        format!("stopped by a false assumption at line {line}")
-                    }
-                    RunOutcome::StepLimit => {
-                        format!("step limit ({max_steps}) reached without error")
-                    }
-                    RunOutcome::DepthLimit => "call-depth limit reached without error".to_string(),
-                };
-                out!("{what}: {how} (path length {})", r.steps);
-            }
-            if reached {
-                ExitCode::from(10)
-            } else {
-                ExitCode::SUCCESS
-            }
+        } => run_cmd(&file, &front, inputs, random, seed, max_steps, color),
+    }
+}
+
+/// The debug log (`tracing`) on stderr: the filter `LPMC_LOG` (e.g.
+/// `lpmc::driver=debug`) if set, else `lpmc=debug` with `--verbose` (`-vv`: `trace`),
+/// else warnings only. With a filter, the phases' spans print their time when they close.
+fn init_log(verbose: u8) {
+    use tracing_subscriber::fmt::format::FmtSpan;
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("LPMC_LOG") {
+        Ok(f) if !f.trim().is_empty() => EnvFilter::new(f),
+        _ => EnvFilter::new(match verbose {
+            0 => "warn",
+            1 => "lpmc=debug",
+            _ => "lpmc=trace",
+        }),
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// A timeout must be a positive number of seconds.
+fn valid_timeout(timeout: Option<f64>) -> Result<(), ExitCode> {
+    match timeout {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            eprintln!("error: --timeout must be a positive number of seconds");
+            Err(ExitCode::from(EXIT_INPUT))
         }
+        _ => Ok(()),
+    }
+}
+
+/// Print a report as one JSON object.
+fn print_json(report: &impl serde::Serialize) -> Result<(), ExitCode> {
+    match serde_json::to_string(report) {
+        Ok(s) => {
+            out!("{s}");
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: cannot serialise the report: {e}");
+            Err(ExitCode::from(EXIT_INPUT))
+        }
+    }
+}
+
+fn bmc_cmd(file: &Path, front: &Front, opts: &BmcOptions, json: bool, color: bool) -> ExitCode {
+    if let Err(c) = valid_timeout(opts.timeout_s) {
+        return c;
+    }
+    let loaded = match load_input(file, front, color) {
+        Ok((l, _)) => l,
+        Err(c) => return c,
+    };
+    let report = lpmc::bmc(&loaded, opts);
+    if json {
+        if let Err(c) = print_json(&report) {
+            return c;
+        }
+    } else {
+        outp!("{}", lpmc::text::bmc_text(file, &report));
+    }
+    ExitCode::from(report.verdict().exit_code() as u8)
+}
+
+/// How `lpmc check` prints its report.
+struct CheckOutput {
+    json: bool,
+    stats: bool,
+    expect: bool,
+    report: Option<PathBuf>,
+}
+
+fn check_cmd(
+    file: &Path,
+    front: &Front,
+    opts: &CheckOptions,
+    engine: lpmc::EngineChoice,
+    out: &CheckOutput,
+    color: bool,
+) -> ExitCode {
+    if let Err(c) = valid_timeout(opts.timeout_s) {
+        return c;
+    }
+    let (loaded, task) = match load_input(file, front, color) {
+        Ok(l) => l,
+        Err(c) => return c,
+    };
+    let report = lpmc::portfolio(&loaded, opts, engine);
+    if let Some(path) = &out.report {
+        if let Err(e) = std::fs::write(path, lpmc::html_report(&report)) {
+            eprintln!("error: cannot write the report {}: {e}", path.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    }
+    if out.json {
+        if let Err(c) = print_json(&report) {
+            return c;
+        }
+    } else {
+        outp!("{}", lpmc::text::check_text(file, &report));
+        if out.stats {
+            outp!(
+                "{}",
+                lpmc::text::stats_text(&report.stats, &report.semantics)
+            );
+        }
+    }
+    if out.expect {
+        print_expectation(file, task.as_ref(), report.verdict(), out.json);
+    }
+    ExitCode::from(report.verdict().exit_code() as u8)
+}
+
+fn run_cmd(
+    file: &Path,
+    front: &Front,
+    inputs: Option<Vec<String>>,
+    random: Option<u64>,
+    seed: u64,
+    max_steps: usize,
+    color: bool,
+) -> ExitCode {
+    let loaded = match load_input(file, front, color) {
+        Ok((l, _)) => l,
+        Err(c) => return c,
+    };
+    if let Some(r) = loaded.unsupported_reason() {
+        eprintln!("error: cannot run this program: {r}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let runs: Vec<(String, RunReport)> = match (inputs, random) {
+        (Some(_), Some(_)) => {
+            eprintln!("error: give either --inputs or --random, not both");
+            return ExitCode::from(EXIT_INPUT);
+        }
+        (None, Some(n)) => {
+            let mut out = Vec::new();
+            for i in 0..n {
+                let s = seed.wrapping_add(i);
+                let r = lpmc::run_random(&loaded, s, max_steps);
+                out.push((format!("seed {s}"), r));
+                if r.outcome.is_error() {
+                    break;
+                }
+            }
+            out
+        }
+        (inputs, None) => {
+            let mut vals = Vec::new();
+            for s in inputs.unwrap_or_default() {
+                match s.trim().parse::<BigInt>() {
+                    Ok(v) => vals.push(v),
+                    Err(_) => {
+                        eprintln!("error: --inputs: `{s}` is not an integer");
+                        return ExitCode::from(EXIT_INPUT);
+                    }
+                }
+            }
+            vec![(
+                "inputs".to_string(),
+                lpmc::run_inputs(&loaded, vals, max_steps),
+            )]
+        }
+    };
+    for (what, r) in &runs {
+        out!(
+            "{what}: {} (path length {})",
+            r.outcome.describe(max_steps),
+            r.steps
+        );
+    }
+    if runs.iter().any(|(_, r)| r.outcome.is_error()) {
+        ExitCode::from(10)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -684,134 +742,4 @@ fn relative_href(page: &std::path::Path, file: &std::path::Path) -> String {
             .join("/"),
         None => format!("file://{}", file.display()),
     }
-}
-
-fn print_bmc_report(file: &std::path::Path, r: &BmcReport) {
-    print_outcome(file, &r.outcome);
-    out!(
-        "  unwind: {}, paths: {}, SMT checks: {}",
-        r.unwind,
-        r.paths,
-        r.smt_checks
-    );
-    out!("  time: {} ms", r.time_ms);
-}
-
-/// The verdict, the reason and, for UNSAFE, the counterexample.
-fn print_outcome(file: &std::path::Path, o: &Outcome) {
-    out!("{}: {}", file.display(), o.verdict().as_str());
-    out!("  reason: {}", o.reason());
-    if let Some(t) = o.counterexample() {
-        print_trace(t);
-    }
-}
-
-/// Steps shown at each end of a long trace.
-const TRACE_EDGE: usize = 60;
-
-fn print_trace(t: &Counterexample) {
-    if !t.inputs.is_empty() {
-        out!("  inputs:");
-        let n = t.inputs.len();
-        for (k, i) in t.inputs.iter().enumerate() {
-            if n > 2 * TRACE_EDGE && k >= TRACE_EDGE && k < n - TRACE_EDGE {
-                if k == TRACE_EDGE {
-                    out!(
-                        "    ... {} inputs omitted (--json has them all) ...",
-                        n - 2 * TRACE_EDGE
-                    );
-                }
-                continue;
-            }
-            out!(
-                "    step {:>4}  line {:>4}  {} = {}",
-                i.step,
-                i.line,
-                i.what,
-                i.value
-            );
-        }
-    }
-    out!(
-        "  trace ({} steps, error at line {}):",
-        t.length,
-        t.error_line
-    );
-    out!("    {:>4}  {:>5}  {:<12} statement", "step", "line", "proc");
-    // A long trace (a bug after many loop iterations) shows its start and its end.
-    let n = t.length;
-    for s in &t.steps {
-        let k = s.step;
-        if n > 2 * TRACE_EDGE && k >= TRACE_EDGE && k < n - TRACE_EDGE {
-            if k == TRACE_EDGE {
-                out!("    ... {} steps omitted ...", n - 2 * TRACE_EDGE);
-            }
-            continue;
-        }
-        let stmt = if s.changed.is_empty() {
-            s.statement.clone()
-        } else {
-            format!("{:<40} [{}]", s.statement, s.changed.join(", "))
-        };
-        out!("    {:>4}  {:>5}  {:<12} {}", k, s.line, s.proc, stmt);
-    }
-}
-
-fn print_report(file: &std::path::Path, r: &Report) {
-    print_outcome(file, &r.outcome);
-    if r.verdict() != Verdict::Unknown || r.refinements > 0 {
-        out!("  refinements: {}, cells: {:?}", r.refinements, r.cells);
-    }
-    out!("  time: {} ms", r.time_ms);
-    if r.engines.len() > 1 {
-        out!("  engines:");
-        for e in &r.engines {
-            out!(
-                "    {:<7} {:<8} {:>7} ms  {}",
-                e.engine.as_str(),
-                e.verdict.as_str(),
-                e.time_ms,
-                e.reason
-            );
-        }
-    }
-}
-
-fn print_stats(s: &Stats, semantics: &Semantics) {
-    out!("  stats:");
-    out!("    semantics             {semantics}");
-    out!("    iterations            {}", s.iterations);
-    out!("    disjuncts (facts)     {}", s.disjuncts);
-    out!("    engine steps          {}", s.engine_steps);
-    out!("    summaries             {}", s.summaries);
-    out!("    FM projections        {}", s.fm_projections);
-    out!("    entailment checks     {}", s.entailment_checks);
-    out!("    entailment SMT calls  {}", s.entailment_smt_calls);
-    out!("    trace checks (SMT)    {}", s.trace_checks);
-    out!("    widenings             {}", s.widenings);
-    out!("    hull merges           {}", s.hull_merges);
-    out!("    widening refinements  {}", s.widening_refinements);
-    for p in &s.widening_points {
-        out!(
-            "    widening point {}: {} widenings, {} merges, longest chain {}, delay {}, {} guard thresholds{}",
-            p.at,
-            p.widenings,
-            p.merges,
-            p.max_depth,
-            p.delay,
-            p.guard_thresholds,
-            if p.learnt.is_empty() {
-                String::new()
-            } else {
-                format!(", learnt: {}", p.learnt.join(", "))
-            }
-        );
-    }
-    out!(
-        "    time (ms): abstract {:.2}, tabulate {:.2}, trace check {:.2}, refine {:.2}",
-        s.abstract_ms,
-        s.tabulate_ms,
-        s.trace_ms,
-        s.refine_ms
-    );
 }

@@ -95,7 +95,7 @@ pub fn refine(
             return Refinement::NewCells(new);
         }
     }
-    // No constant cell is new: a symbolic cell (issue 12) for every array read in a core
+    // No constant cell is new: a symbolic cell for every array read in a core
     // step, or in the step into the error (whose read the abstraction made `u`, while the
     // core may blame a widened loop count instead), that has none yet.
     let mut sym = Vec::new();
@@ -170,7 +170,7 @@ fn flows_into(cfg: &Cfg, b: ArrayId) -> Vec<ArrayId> {
     out
 }
 
-/// What the refinement of the widening (issue 11) learnt from an infeasible abstract trace
+/// What the refinement of the widening learnt from an infeasible abstract trace
 /// that went through widened facts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WideningLesson {
@@ -198,7 +198,7 @@ impl WideningLesson {
 /// Partition atoms per widening point, at most.
 pub const MAX_SPLITS: usize = 3;
 
-/// ... in a program with symbolic cells (issue 12), whose loop heads need atoms over
+/// ... in a program with symbolic cells, whose loop heads need atoms over
 /// indices (`k < i`) and over cell values (`a[k] < e`, `a[k] ≤ e`) at once.
 pub const MAX_GHOST_SPLITS: usize = 5;
 
@@ -281,21 +281,55 @@ pub fn refine_widening(
     deadline: &Deadline,
 ) -> WideningLesson {
     let mut lesson = WideningLesson::default();
-    // The partition every abstraction has anyway: learning it again would take a place.
-    let always = ghost_splits(phat);
-    let anyway = |at: NodeId, a: &Constraint| always.get(&at).is_some_and(|g| g.contains(a));
-    let cap = if phat.ghosts().is_empty() { MAX_SPLITS } else { MAX_GHOST_SPLITS };
     let facts = tab.path_facts(err);
-    let widened: Vec<usize> = (0..facts.len())
-        .filter(|&i| tab.fact(facts[i]).widened)
-        .collect();
-    // The trace and the derivations of the read rule's partners it used (issue 12).
+    // The trace and the derivations of the read rule's partners it used.
     let mut paths = vec![facts.clone()];
     paths.extend(tab.partner_paths(err, MAX_PARTNER_PATHS));
-    // At every widened loop head on those paths: the accesses to symbolic cells in its
-    // last iteration before the widened visit (issue 12).
+    let splits = Splits::of(phat);
+    learn_access_atoms(phat, tab, &paths, &splits, learnt, &mut lesson);
+    learn_from_suffix(phat, tab, &facts, &splits, learnt, &mut lesson, solvers, deadline);
+    // Widen later only when nothing new was learnt to widen better with.
+    if !lesson.is_progress() {
+        widen_later(tab, &paths, widening, &mut lesson);
+    }
+    lesson
+}
+
+/// Where partition atoms may be learnt, and how many.
+struct Splits {
+    /// The partition every abstraction has anyway: learning it again would take a place.
+    always: BTreeMap<NodeId, Vec<Constraint>>,
+    /// Atoms per point, at most.
+    cap: usize,
+}
+
+impl Splits {
+    fn of(phat: &Cfg) -> Splits {
+        Splits {
+            always: ghost_splits(phat),
+            cap: if phat.ghosts().is_empty() { MAX_SPLITS } else { MAX_GHOST_SPLITS },
+        }
+    }
+
+    /// Whether every abstraction has the atom `a` at `at` anyway.
+    fn anyway(&self, at: NodeId, a: &Constraint) -> bool {
+        self.always.get(&at).is_some_and(|g| g.contains(a))
+    }
+}
+
+/// At every widened loop head on `paths` (the trace and its partners' derivations): the
+/// accesses to symbolic cells in its last iteration before the widened visit, then those
+/// just before the loop, then the earlier iterations, as partition atoms there.
+fn learn_access_atoms(
+    phat: &Cfg,
+    tab: &Tabulation<Conj>,
+    paths: &[Vec<FactId>],
+    splits: &Splits,
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+) {
     let mut done = BTreeSet::new();
-    for path in &paths {
+    for path in paths {
         for w in (0..path.len()).rev().filter(|&i| tab.fact(path[i]).widened) {
             let at = tab.fact(path[w]).node;
             if !done.insert(at) {
@@ -326,69 +360,94 @@ pub fn refine_widening(
                 .chain(path[first..prev].iter().copied())
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
-            let atoms = atoms.into_iter().filter(|a| !anyway(at, a));
-            let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap + MORE_ACCESS_SPLITS);
+            let atoms = atoms.into_iter().filter(|a| !splits.anyway(at, a));
+            let added = add_new(
+                learnt.splits.entry(at).or_default(),
+                atoms,
+                splits.cap + MORE_ACCESS_SPLITS,
+            );
             if added > 0 {
                 lesson.splits.push((at, added));
             }
         }
     }
-    if let Some(&last) = widened.last() {
-        let at = tab.fact(facts[last]).node;
-        let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
-        // Partition atoms: the branch conditions of the last loop iteration before the
-        // widened visit (the phases of the loop), then the pre-image's constraints.
-        let mut atoms: Vec<Constraint> = Vec::new();
-        if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
-            for f in &facts[prev..last] {
-                if let NodeKind::Branch { cond, .. } = &phat.nodes[tab.fact(*f).node].kind {
-                    let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
-                    let dnf = guard(cond, true, &cur_dim, &mut fresh);
-                    if let [case] = dnf.as_slice() {
-                        atoms.extend(case.iter().filter_map(split_atom));
-                    }
+}
+
+/// At the last widened point on the trace `facts`: partition atoms from the branch
+/// conditions of the last loop iteration before the widened visit (the phases of the
+/// loop) and from the pre-image of the rest of the trace, and that pre-image's threshold
+/// families.
+#[allow(clippy::too_many_arguments)]
+fn learn_from_suffix(
+    phat: &Cfg,
+    tab: &Tabulation<Conj>,
+    facts: &[FactId],
+    splits: &Splits,
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) {
+    let Some(last) = (0..facts.len()).rev().find(|&i| tab.fact(facts[i]).widened) else {
+        return;
+    };
+    let at = tab.fact(facts[last]).node;
+    let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
+    let mut atoms: Vec<Constraint> = Vec::new();
+    if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
+        for f in &facts[prev..last] {
+            if let NodeKind::Branch { cond, .. } = &phat.nodes[tab.fact(*f).node].kind {
+                let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
+                let dnf = guard(cond, true, &cur_dim, &mut fresh);
+                if let [case] = dnf.as_slice() {
+                    atoms.extend(case.iter().filter_map(split_atom));
                 }
             }
         }
-        let pre = suffix_preimage(phat, &nodes, solvers, deadline);
-        if let Some(pre) = &pre {
-            atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
-        }
-        let base = 2 * phat.vars.len() as u32;
-        let atoms = atoms.into_iter().filter(|a| {
-            a.expr.coeffs().keys().all(|d| d.0 < base) && !anyway(at, a)
-        });
-        let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap);
-        if added > 0 {
-            lesson.splits.push((at, added));
-        }
-        if let Some(pre) = pre {
-            let known = learnt.thresholds.entry(at).or_default();
-            let before = known.len();
-            for c in pre.iter().flat_map(|d| d.half_constraints()) {
-                for t in threshold_family(&c) {
-                    if !known.contains(&t) {
-                        known.push(t);
-                    }
+    }
+    let pre = suffix_preimage(phat, &nodes, solvers, deadline);
+    if let Some(pre) = &pre {
+        atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
+    }
+    let base = 2 * phat.vars.len() as u32;
+    let atoms = atoms
+        .into_iter()
+        .filter(|a| a.expr.coeffs().keys().all(|d| d.0 < base) && !splits.anyway(at, a));
+    let added = add_new(learnt.splits.entry(at).or_default(), atoms, splits.cap);
+    if added > 0 {
+        lesson.splits.push((at, added));
+    }
+    if let Some(pre) = pre {
+        let known = learnt.thresholds.entry(at).or_default();
+        let before = known.len();
+        for c in pre.iter().flat_map(|d| d.half_constraints()) {
+            for t in threshold_family(&c) {
+                if !known.contains(&t) {
+                    known.push(t);
                 }
             }
-            if known.len() > before {
-                lesson.thresholds.push((at, known.len() - before));
-            }
+        }
+        if known.len() > before {
+            lesson.thresholds.push((at, known.len() - before));
         }
     }
-    // Widen later only when nothing new was learnt to widen better with.
-    if lesson.is_progress() {
-        return lesson;
-    }
+}
+
+/// Every widening point with a widened fact on `paths` widens later: a partitioned loop
+/// head that merged its cells' facts keeps disjuncts from now on, at the same delay (which
+/// then counts visits along a chain again); a second time, or elsewhere, the delay doubles
+/// (and exceeds the chain that was widened), up to [`MAX_DELAY`].
+fn widen_later(
+    tab: &Tabulation<Conj>,
+    paths: &[Vec<FactId>],
+    widening: &mut Widening,
+    lesson: &mut WideningLesson,
+) {
     let mut seen = BTreeSet::new();
     for r in paths.iter().flatten().map(|f| tab.fact(*f)).filter(|r| r.widened) {
         if !seen.insert(r.node) {
             continue;
         }
-        // A partitioned loop head that merged its cells' facts keeps disjuncts from now
-        // on, at the same delay (which then counts visits along a chain again); a second
-        // time, it widens later.
         if widening.merges_cells_at(r.node) && widening.disjunctive.insert(r.node) {
             lesson.disjunctive.push(r.node);
             continue;
@@ -400,7 +459,6 @@ pub fn refine_widening(
             lesson.delays.push((r.node, new));
         }
     }
-    lesson
 }
 
 /// Append the constraints of `new` that `known` lacks, while it has fewer than `cap`;
@@ -418,8 +476,8 @@ pub fn add_new(known: &mut Vec<Constraint>, new: impl IntoIterator<Item = Constr
     known.len() - before
 }
 
-/// The partition atoms that symbolic cells of variable-size arrays need from the start
-/// (issue 12): `k < size` at every node of the array's procedure (the engine consults them
+/// The partition atoms that symbolic cells of variable-size arrays need from the start:
+/// `k < size` at every node of the array's procedure (the engine consults them
 /// at its widening points). Cells at or past the size are never accessed and stay
 /// arbitrary; a merge or widening that mixed them with the cells in range would lose what
 /// the loops established about the latter.
@@ -450,7 +508,7 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
 }
 
 /// For a node accessing a symbolic cell at index `e` (a write
-/// `a_k = (... && e == k ? v : a_k)` or a read `(e == k ? a_k : inst)`, issue 12), the
+/// `a_k = (... && e == k ? v : a_k)` or a read `(e == k ? a_k : inst)`), the
 /// partition atom `k < e`: the cells below `e` are the ones a loop counting up has
 /// written or read so far (and `k ≥ e` those still to come). When the counters of the
 /// procedure (`v = v ± c`) move `e` down, as in `a[2*n - i - 1]` with `i++`, the cells

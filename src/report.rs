@@ -5,6 +5,7 @@
 
 use crate::diag::{SourceFile, Span, Unsupported};
 use crate::frontend::Loaded;
+use crate::invariant::InvariantMap;
 use crate::limits::Exhausted;
 use crate::trace::{Trace, Witness};
 use std::collections::BTreeMap;
@@ -77,15 +78,6 @@ pub struct EngineRun {
     pub time_ms: u128,
 }
 
-/// An invariant an engine found, in the program's own variable names.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Invariant {
-    /// Where it holds (a loop head, a procedure's summary), as the user reads it.
-    pub at: String,
-    /// The invariant.
-    pub formula: String,
-}
-
 /// The evidence of a SAFE outcome.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Proof {
@@ -96,7 +88,7 @@ pub struct Proof {
     pub abstraction: Option<u32>,
     /// The precision of that abstraction: the tracked array cells per array.
     pub cells: BTreeMap<String, Vec<i64>>,
-    /// The arrays with a symbolic cell `a[k]` in that abstraction (issue 12).
+    /// The arrays with a symbolic cell `a[k]` in that abstraction.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbolic: Vec<String>,
     /// Whether the symbolic cells had a second ghost (`a[k1]`, `a[k2]` with `k1 < k2`).
@@ -107,7 +99,7 @@ pub struct Proof {
     /// Paths explored (bmc).
     pub paths: Option<u64>,
     /// Invariants at loop heads and summaries, when the engine has them.
-    pub invariants: Vec<Invariant>,
+    pub invariants: InvariantMap,
 }
 
 /// The evidence of an UNSAFE outcome: a trace whose SSA form over the original program
@@ -322,7 +314,7 @@ impl Outcome {
                     (None, None) => "no error location is reachable".to_string(),
                 };
                 for i in &p.invariants {
-                    s.push_str(&format!("; {}: {}", i.at, i.formula));
+                    s.push_str(&format!("; {}: {}", i.at, i.text()));
                 }
                 s
             }

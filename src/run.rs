@@ -34,6 +34,19 @@ impl RunOutcome {
     pub fn is_error(self) -> bool {
         matches!(self, RunOutcome::Error { .. })
     }
+
+    /// How the run ended, for people (`max_steps`: the run's step limit).
+    pub fn describe(self, max_steps: usize) -> String {
+        match self {
+            RunOutcome::Error { line } => format!("error reached at line {line}"),
+            RunOutcome::Finished => "finished without error".to_string(),
+            RunOutcome::Blocked { line } => {
+                format!("stopped by a false assumption at line {line}")
+            }
+            RunOutcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
+            RunOutcome::DepthLimit => "call-depth limit reached without error".to_string(),
+        }
+    }
 }
 
 /// A concrete run.

@@ -162,7 +162,7 @@ fn unsupported_constructs_are_unknown_with_a_position() {
     assert!(r.outcome.reason().contains("2:"), "{}", r.outcome.reason());
 }
 
-/// Symbolic cells (issue 12): a ∀-property of an array of any size (1000, 10^6, a
+/// Symbolic cells: a ∀-property of an array of any size (1000, 10^6, a
 /// variable-length array of symbolic size) is proved by the CEGAR engine with one cell
 /// `a_k` at a ghost index, after the same refinements whatever the size; the unsafe
 /// twins are never SAFE.
@@ -230,7 +230,7 @@ fn symbolic_cells_prove_forall_properties_whatever_the_size() {
     }
 }
 
-/// Issue 12's seed programs (`lp-programs/forall/`, ACSAR, Flanagan–Qadeer, range
+/// The ∀ seed programs (`lp-programs/forall/`, ACSAR, Flanagan–Qadeer, range
 /// predicates, the Horn paper): the CEGAR engine proves each safe one that is not marked
 /// `// open:` with symbolic cells; an open one (lpmc cannot decide it yet, the header says
 /// why) may be UNKNOWN but never UNSAFE. The unsafe twins are checked, through the

@@ -118,7 +118,7 @@ fn lpmc_agrees_with_the_interpreter_on_arrays() {
     );
 }
 
-/// Symbolic cells (issue 12): arrays of nondet size, or of 100 cells, filled, copied,
+/// Symbolic cells: arrays of nondet size, or of 100 cells, filled, copied,
 /// summed and checked in loops up to a nondet `n`, and read at a nondet index. More random
 /// runs than above (they must pass the assumptions on `n` and `j`), a shorter timeout (a
 /// few programs wrap `char` cells past 127 and time out).

@@ -26,12 +26,12 @@ use std::path::{Path, PathBuf};
 /// | 8 | `domain` | DLC domain |
 /// | 9 | `engine` | RHS tabulation |
 /// | 10 | `trace` | witness → trace → SSA query on the original program |
-/// | 11 | `refine`, `search` | unsat core → new cells; concrete search for error runs |
+/// | 11 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
 /// | 12 | `report` | the outcome types every engine shares |
 /// | 13 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
 /// | 14 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
 /// | 15 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 16 | `html` | the HTML report, an output layer over the typed report only |
+/// | 16 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
 /// | 17 | `tools` | `regress` and `scale`, over the public API only |
 /// | 18 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
@@ -46,12 +46,12 @@ const ORDER: &[&[&str]] = &[
     &["domain"],
     &["engine"],
     &["trace"],
-    &["refine", "search"],
+    &["refine", "search", "invariant"],
     &["report"],
     &["iteration"],
     &["driver", "bmc"],
     &["portfolio", "run"],
-    &["html"],
+    &["html", "text"],
     &["tools"],
     &["main"],
 ];
@@ -66,8 +66,8 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the
-/// portfolio runs it beside the other engines; `html` renders its report).
-const DRIVER_USERS: &[&str] = &["portfolio", "html", "tools", "main"];
+/// portfolio runs it beside the other engines; `html` and `text` render its report).
+const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "tools", "main"];
 
 /// One reference from a file to a top-level module.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

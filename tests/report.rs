@@ -1,4 +1,4 @@
-//! `lpmc check --report` (issue 14): the HTML page of a check is well-formed (parsed as
+//! `lpmc check --report`: the HTML page of a check is well-formed (parsed as
 //! XML by roxmltree), has one section per CEGAR iteration, highlights exactly the lines
 //! of each iteration's abstract trace, and on the paper's Fig. 1 shows P̂0 and P̂1, the
 //! trace through the loop, the core fixing index 1 and the added cell `a[1]` (a

@@ -78,7 +78,7 @@ fn our_programs_give_their_expected_verdicts() {
         if header(&p, "open").is_some() {
             continue;
         }
-        // The ∀ seeds of issue 12 that must be proved are checked in tests/cegar.rs, by
+        // The ∀ seeds that must be proved are checked in tests/cegar.rs, by
         // the CEGAR engine alone (here it would share the cores with bmc and the search,
         // and with the other tests); their unsafe twins are checked here.
         if exp == Verdict::Safe && p.parent().is_some_and(|d| d.ends_with("forall")) {
@@ -222,7 +222,7 @@ fn svcomp_array_free_tasks() {
     assert!(right > 0, "no task decided");
 }
 
-/// The eleven SV-COMP array tasks of issue 12 (∀-properties over arrays of any size):
+/// The eleven SV-COMP array tasks with ∀-properties over arrays of any size:
 /// at least 8 decided, none wrong. (Measured, release build: 9 decided; the two
 /// `array_init_var_plus_ind` tasks reach their error only through a signed overflow,
 /// which lpmc reports as UNKNOWN by design.)
@@ -277,7 +277,7 @@ fn svcomp_array_tasks_with_forall_properties() {
     );
 }
 
-/// A node's reads at two indices are split into temporaries (issue 12), and out-of-range
+/// A node's reads at two indices are split into temporaries, and out-of-range
 /// reads still draw their own values: `a[10] == a[11]` on `int a[10]` can fail.
 #[test]
 fn split_out_of_range_reads_stay_independent() {

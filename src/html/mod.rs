@@ -599,7 +599,7 @@ fn verdict_section(r: &Report) -> String {
                         s,
                         "<tr><td>{}</td><td class=\"mono\">{}</td></tr>",
                         escape(&i.at),
-                        escape(&i.formula)
+                        escape(&i.text())
                     );
                 }
                 s.push_str("</tbody></table>");

@@ -1,0 +1,405 @@
+//! The CEGAR loop of the paper (§5), as a runner that carries its limits and what it has
+//! learnt: abstract → tabulate → converged: SAFE / error reachable: check the trace on
+//! the original program → feasible: UNSAFE / infeasible: refine → repeat. Each phase is
+//! a method with typed inputs and outputs; every watcher of the loop (the iteration
+//! records, the statistics, the debug log) sees it through the [`Observer`] at the phase
+//! boundaries, and the loop itself formats no text.
+
+use super::observe::{Observer, Phase, TabRun};
+use super::{CheckOptions, DEFAULT_MAX_REFINEMENTS, EXACT_STEPS, EXACT_TIME};
+use crate::abstraction::{abstract_program, reads_two_cells, Precision};
+use crate::cfg::Cfg;
+use crate::domain::DlcDomain;
+use crate::engine::{tabulate, Budget, FactId, StopReason, Tabulation, Widening};
+use crate::frontend::Loaded;
+use crate::invariant::invariant_map;
+use crate::limits::Deadline;
+use crate::linear::Conj;
+use crate::refine::{
+    add_new, ghost_splits, refine, refine_widening, var_keys, Learnt, Refinement,
+    MAX_DELAY, MAX_PARTNER_PATHS,
+};
+use crate::report::{counterexample, defined_behaviour_only, Engine, GiveUp, Outcome, Proof};
+use crate::smt::Solvers;
+use crate::trace::{check_with, replay, Feasibility, Trace};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow::{self, Break, Continue};
+use std::sync::Arc;
+
+/// What the loop has refined so far, for the report.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Progress {
+    /// Refinements of the precision (cells, symbolic cells, the second ghost).
+    pub refinements: u32,
+    /// Refinements of the widening (delays, thresholds, partition atoms).
+    pub widening_refinements: u32,
+    /// The tracked cells, by array name, after the last cell refinement.
+    pub cells: BTreeMap<String, Vec<i64>>,
+    /// The arrays with a symbolic cell, after the last refinement that added one.
+    pub symbolic: Vec<String>,
+    /// `Some(2)` once the symbolic cells have a second ghost.
+    pub ghosts: Option<u8>,
+}
+
+/// The CEGAR loop on one program: its limits, and what it has learnt.
+pub(super) struct Cegar<'a> {
+    loaded: &'a Loaded,
+    opts: &'a CheckOptions,
+    solvers: &'a Solvers,
+    deadline: &'a Deadline,
+    max_refinements: u32,
+    /// The tracked cells of the next abstraction.
+    precision: Precision,
+    /// Where and how late to widen.
+    widening: Widening,
+    /// The thresholds and partition atoms learnt from spurious traces.
+    learnt: Learnt,
+    /// The variables of the previous abstraction, whose dimensions `learnt` refers to.
+    learnt_vars: Vec<String>,
+    /// Whether an exact tabulation ran out of its budget: then every later one widens.
+    exact_failed: bool,
+    progress: Progress,
+}
+
+impl<'a> Cegar<'a> {
+    pub(super) fn new(
+        loaded: &'a Loaded,
+        opts: &'a CheckOptions,
+        solvers: &'a Solvers,
+        deadline: &'a Deadline,
+    ) -> Cegar<'a> {
+        let widening = match (&opts.budget, opts.no_widening) {
+            (_, true) => Widening::off(),
+            (Some(b), false) => b.widening.clone(),
+            (None, false) => Widening::default(),
+        };
+        Cegar {
+            loaded,
+            opts,
+            solvers,
+            deadline,
+            max_refinements: opts.max_refinements.unwrap_or(DEFAULT_MAX_REFINEMENTS),
+            precision: Precision::empty(),
+            widening,
+            learnt: Learnt::default(),
+            learnt_vars: Vec::new(),
+            exact_failed: false,
+            progress: Progress::default(),
+        }
+    }
+
+    fn cfg(&self) -> &'a Cfg {
+        &self.loaded.cfg
+    }
+
+    /// Run the loop to its outcome.
+    pub(super) fn run(mut self, obs: &mut impl Observer) -> (Outcome, Progress) {
+        let outcome = loop {
+            if let Break(outcome) = self.iterate(obs) {
+                break outcome;
+            }
+        };
+        obs.finished(&outcome);
+        (outcome, self.progress)
+    }
+
+    /// One iteration k: abstract with the current precision and tabulate; converged →
+    /// SAFE; an error reached → check its trace on the original program: feasible and
+    /// replayed → UNSAFE; infeasible → refine, and go on.
+    fn iterate(&mut self, obs: &mut impl Observer) -> ControlFlow<Outcome> {
+        let k = self.progress.refinements;
+        let _span = tracing::debug_span!("iteration", k).entered();
+        obs.begin(k, &self.precision);
+        let phat = self.abstraction(obs);
+        let tab = self.tabulate(&phat, obs);
+        let err = match tab.stop {
+            StopReason::Converged => return Break(self.prove(&phat, &tab)),
+            StopReason::ErrorReached(err) => err,
+            ref other => return Break(self.gave_up(other, k)),
+        };
+        let trace = Trace {
+            path: tab.trace(err),
+        };
+        obs.traced(&trace);
+        let core = self.check(&trace, obs)?;
+        obs.spurious(&tab, err);
+        self.refine(&phat, &tab, err, &trace, &core, obs)
+    }
+
+    /// P̂k: the program with its arrays abstracted at the current precision; what was
+    /// learnt about the previous abstraction follows its variables into this one.
+    fn abstraction(&mut self, obs: &mut impl Observer) -> Cfg {
+        let _span = tracing::debug_span!("abstract").entered();
+        obs.enter(Phase::Abstract);
+        let phat = abstract_program(self.cfg(), &self.precision);
+        self.learnt.carry_over(&self.learnt_vars, &phat);
+        self.learnt_vars = var_keys(&phat);
+        obs.abstracted(&phat, &self.widening, &self.learnt);
+        phat
+    }
+
+    /// Tabulate P̂k: exactly first ([`Cegar::exact_first`]), else with widening.
+    fn tabulate(&mut self, phat: &Cfg, obs: &mut impl Observer) -> Tabulation<Conj> {
+        let _span = tracing::debug_span!("tabulate").entered();
+        let mut budget = self.opts.budget.clone().unwrap_or_default();
+        budget.deadline = self.deadline.clone();
+        budget.widening = self.widening.clone();
+        let mut dom = DlcDomain::new(Arc::clone(self.solvers), self.deadline.clone());
+        dom.learnt = self.learnt.thresholds.clone();
+        dom.splits = self.learnt.splits.clone();
+        for (n, atoms) in ghost_splits(phat) {
+            add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
+        }
+        obs.enter(Phase::Tabulate);
+        let tab = match self.exact_first(phat, &mut dom, &budget, obs) {
+            Some(tab) => tab,
+            None => {
+                dom.entail.per_disjunct_only = self.widening.enabled;
+                let tab = tabulate(phat, &mut dom, budget);
+                obs.tabulation(TabRun::Widened, &tab);
+                tab
+            }
+        };
+        obs.tabulated(phat, &tab, &mut dom, &self.widening);
+        tab
+    }
+
+    /// EUREKA's exact tabulation, on a small budget ([`EXACT_STEPS`], [`EXACT_TIME`] of
+    /// CPU): it decides programs with small loop and recursion bounds exactly, and gives
+    /// the cell refinement its precise traces. `None` if widening is off, or if this or
+    /// an earlier exact tabulation ran out of its budget (then every later one widens).
+    fn exact_first(
+        &mut self,
+        phat: &Cfg,
+        dom: &mut DlcDomain,
+        budget: &Budget,
+        obs: &mut impl Observer,
+    ) -> Option<Tabulation<Conj>> {
+        if !self.widening.enabled || self.exact_failed {
+            return None;
+        }
+        let exact = Budget {
+            max_steps: budget.max_steps.min(EXACT_STEPS),
+            widening: Widening::off(),
+            deadline: self.deadline.sub_cpu(EXACT_TIME),
+            ..budget.clone()
+        };
+        let tab = tabulate(phat, dom, exact);
+        obs.tabulation(TabRun::Exact, &tab);
+        let out_of_time = matches!(tab.stop, StopReason::Exhausted(_)) && !self.deadline.expired();
+        if out_of_time || matches!(tab.stop, StopReason::StepLimit | StopReason::FactLimit) {
+            self.exact_failed = true;
+            return None;
+        }
+        Some(tab)
+    }
+
+    /// SAFE: no error location is reachable in P̂k, with its invariants.
+    fn prove(&self, phat: &Cfg, tab: &Tabulation<Conj>) -> Outcome {
+        let cfg = self.cfg();
+        Outcome::Safe(Proof {
+            engine: Engine::Cegar,
+            abstraction: Some(self.progress.refinements),
+            cells: self.precision.by_name(cfg),
+            symbolic: self.precision.symbolic_by_name(cfg),
+            two_ghosts: self.precision.has_second_ghost(),
+            bound: None,
+            paths: None,
+            invariants: invariant_map(&self.loaded.file, phat, tab),
+        })
+    }
+
+    /// UNKNOWN: the tabulation of P̂k stopped at a budget or a limit.
+    fn gave_up(&self, stop: &StopReason, k: u32) -> Outcome {
+        let budget = self.opts.budget.clone().unwrap_or_default();
+        Outcome::Unknown(match stop {
+            StopReason::StepLimit => GiveUp::Budget(format!(
+                "tabulation steps ({}) in iteration {k}",
+                budget.max_steps
+            )),
+            StopReason::FactLimit => GiveUp::Budget(format!(
+                "disjuncts ({}) in iteration {k}",
+                budget.max_facts
+            )),
+            StopReason::Exhausted(e) => GiveUp::exhausted(*e),
+            StopReason::Converged | StopReason::ErrorReached(_) => {
+                GiveUp::Internal(format!("the tabulation did not stop early ({stop:?})"))
+            }
+        })
+    }
+
+    /// Check the abstract error trace on the original program (arrays included): its
+    /// unsat core if it is infeasible; else the outcome (UNSAFE once the interpreter
+    /// replays the solver's model, UNKNOWN if the solver gives no answer).
+    fn check(&self, trace: &Trace, obs: &mut impl Observer) -> ControlFlow<Outcome, Vec<usize>> {
+        let _span = tracing::debug_span!("check trace", steps = trace.path.len()).entered();
+        let cfg = self.cfg();
+        obs.enter(Phase::CheckTrace);
+        let feasibility = check_with(cfg, trace, self.solvers.as_ref(), self.deadline);
+        obs.checked(trace, &feasibility);
+        Break(match feasibility {
+            Ok(Feasibility::Infeasible { core }) => return Continue(core),
+            Err(e) => Outcome::Unknown(GiveUp::Internal(format!(
+                "the abstract trace is not a path of the program: {e}"
+            ))),
+            Ok(Feasibility::Unknown(why)) => Outcome::Unknown(GiveUp::SolverUnknown(format!(
+                "on the abstract error trace: {why}"
+            ))),
+            Ok(Feasibility::Feasible(w)) => match replay(cfg, trace, &w) {
+                Ok(()) => defined_behaviour_only(Outcome::Unsafe(counterexample(
+                    Engine::Cegar,
+                    self.loaded,
+                    trace,
+                    &w,
+                ))),
+                Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
+                    "the solver's counterexample did not replay in the interpreter: {}",
+                    m.0
+                ))),
+            },
+        })
+    }
+
+    /// Learn from a spurious trace: array cells its unsat core fixes; else, if it went
+    /// through no widened fact, a second ghost; else a refinement of the widening.
+    fn refine(
+        &mut self,
+        phat: &Cfg,
+        tab: &Tabulation<Conj>,
+        err: FactId,
+        trace: &Trace,
+        core: &[usize],
+        obs: &mut impl Observer,
+    ) -> ControlFlow<Outcome> {
+        let _span = tracing::debug_span!("refine").entered();
+        if self.cfg().has_arrays() && self.refine_cells(trace, core, obs)? {
+            return Continue(());
+        }
+        if !went_through_widening(tab, err) {
+            if self.add_second_ghost(obs) {
+                return Continue(());
+            }
+            return Break(Outcome::Unknown(GiveUp::NoProgress(if self.cfg().has_arrays() {
+                format!(
+                    "the abstract error trace ({} steps) is infeasible, but its unsat core fixes no new array cell",
+                    trace.path.len()
+                )
+            } else {
+                "the abstract error trace is infeasible, but the program has no arrays to refine: \
+                 the linear abstraction is too coarse here (e.g. it keeps no congruences)"
+                    .to_string()
+            })));
+        }
+        self.refine_widening(phat, tab, err, trace, obs)
+    }
+
+    /// Add the array cells the unsat core fixes (or symbolic cells for the arrays it
+    /// reads at indices it does not fix); whether there was any.
+    fn refine_cells(
+        &mut self,
+        trace: &Trace,
+        core: &[usize],
+        obs: &mut impl Observer,
+    ) -> ControlFlow<Outcome, bool> {
+        if self.progress.refinements >= self.max_refinements {
+            return Break(Outcome::Unknown(GiveUp::Budget(format!(
+                "refinements ({})",
+                self.max_refinements
+            ))));
+        }
+        let cfg = self.cfg();
+        obs.enter(Phase::Refine);
+        let r = refine(
+            cfg,
+            trace,
+            core,
+            &mut self.precision,
+            self.solvers.as_ref(),
+            self.deadline,
+        );
+        obs.refined(&r, core);
+        if let Err(e) = self.deadline.check() {
+            return Break(Outcome::Unknown(GiveUp::exhausted(e)));
+        }
+        match r {
+            Refinement::NewCells(_) => self.progress.cells = self.precision.by_name(cfg),
+            Refinement::NewSymbolic(_) => {
+                self.progress.symbolic = self.precision.symbolic_by_name(cfg)
+            }
+            Refinement::NoProgress => return Continue(false),
+            Refinement::Failed(why) => return Break(Outcome::Unknown(GiveUp::SolverUnknown(why))),
+        }
+        self.progress.refinements += 1;
+        Continue(true)
+    }
+
+    /// One ghost keeps failing (the trace fixes no cell, and the widening has nothing to
+    /// learn from it): a second ghost relates two cells, if the program compares two
+    /// cells at all. Whether it was added.
+    fn add_second_ghost(&mut self, obs: &mut impl Observer) -> bool {
+        if self.precision.symbolic().next().is_none()
+            || self.precision.has_second_ghost()
+            || !reads_two_cells(self.cfg(), &self.precision)
+        {
+            return false;
+        }
+        self.precision.add_second_ghost();
+        self.progress.refinements += 1;
+        self.progress.ghosts = Some(2);
+        obs.second_ghost();
+        true
+    }
+
+    /// Refine the widening where the spurious trace went through widened facts (longer
+    /// delays, learnt thresholds and partition atoms); else a second ghost.
+    fn refine_widening(
+        &mut self,
+        phat: &Cfg,
+        tab: &Tabulation<Conj>,
+        err: FactId,
+        trace: &Trace,
+        obs: &mut impl Observer,
+    ) -> ControlFlow<Outcome> {
+        if self.progress.widening_refinements >= self.max_refinements {
+            return Break(Outcome::Unknown(GiveUp::Budget(format!(
+                "refinements of the widening ({})",
+                self.max_refinements
+            ))));
+        }
+        obs.enter(Phase::RefineWidening);
+        let lesson = refine_widening(
+            phat,
+            tab,
+            err,
+            &mut self.widening,
+            &mut self.learnt,
+            self.solvers,
+            self.deadline,
+        );
+        obs.widening_refined(phat, &lesson, &self.learnt);
+        if lesson.is_progress() {
+            self.progress.widening_refinements += 1;
+            return Continue(());
+        }
+        if self.add_second_ghost(obs) {
+            return Continue(());
+        }
+        Break(Outcome::Unknown(GiveUp::NoProgress(format!(
+            "the abstract error trace ({} steps) is infeasible and went through widened facts, \
+             but refining the widening made no progress (delays at their maximum {MAX_DELAY}, \
+             no new thresholds)",
+            trace.path.len()
+        ))))
+    }
+}
+
+/// Whether the trace to `err`, or the derivation of a read-rule partner it used, went
+/// through a widened fact.
+fn went_through_widening(tab: &Tabulation<Conj>, err: FactId) -> bool {
+    tab.path_facts(err).iter().any(|f| tab.fact(*f).widened)
+        || tab
+            .partner_paths(err, MAX_PARTNER_PATHS)
+            .iter()
+            .flatten()
+            .any(|f| tab.fact(*f).widened)
+}

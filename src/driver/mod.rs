@@ -1,0 +1,228 @@
+//! The driver: runs the CEGAR loop (paper §5) on a loaded program and produces a
+//! [`Report`] whose [`Outcome`] carries the evidence. Only the driver runs the loop
+//! (ARCHITECTURE.md §1). It makes the one [`Deadline`] and the one solver factory and
+//! passes both down; a watchdog answers on time even if a step does not come back.
+
+mod cegar;
+mod observe;
+mod record;
+
+use observe::DebugLog;
+
+pub use record::{PointReport, Stats};
+
+use crate::engine::Budget;
+use crate::frontend::{Loaded, Semantics};
+use crate::iteration::{self, Iteration, ProgramView};
+use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
+use crate::report::{EngineRun, GiveUp, Outcome, Verdict};
+use crate::smt::{Cvc5Factory, Solvers};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Options of `lpmc check`.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Wall-clock budget in seconds (default: none; the step and fact budgets still apply).
+    pub timeout_s: Option<f64>,
+    /// Resident-memory budget in MB (default [`DEFAULT_MEMORY_MB`]).
+    pub memory_mb: Option<u64>,
+    /// Maximum number of refinements (default [`DEFAULT_MAX_REFINEMENTS`]).
+    pub max_refinements: Option<u32>,
+    /// Keep the text of every abstraction P̂k in the report.
+    pub show_abstractions: bool,
+    /// Treat every out-of-range array access as an error (`--check-bounds`).
+    pub check_bounds: bool,
+    /// Tabulation budgets (steps and facts) per iteration; the deadline is set from
+    /// `timeout_s` and `memory_mb`.
+    pub budget: Option<Budget>,
+    /// The solver factory (default: cvc5).
+    pub solvers: Option<Solvers>,
+    /// Tabulate exactly, without widening (EUREKA's behaviour; `--no-widening`).
+    pub no_widening: bool,
+    /// Record every iteration in full, and the program, for `--report`: P̂k's
+    /// statements, the trace's steps, the array accesses of the unsat core (one more
+    /// solver session per iteration), the replayed run ([`Report::iterations`],
+    /// [`Report::program`]).
+    pub explain: bool,
+}
+
+/// Stack size of the thread running the CEGAR loop (cvc5 recurses deeply on long array
+/// traces; the memory is only reserved, not committed).
+const CHECK_STACK_BYTES: usize = 512 << 20;
+
+/// Steps of the exact tabulation tried before the one with widening, per iteration.
+pub const EXACT_STEPS: u64 = 2500;
+
+/// ... and on this much CPU time of the checking thread (an exact tabulation's entailment
+/// checks grow with the number of disjuncts at a node, so long exact runs get slow before
+/// they run out of steps). CPU time, not wall-clock time, so that load on the machine
+/// changes the point where it gives up less.
+pub const EXACT_TIME: Duration = Duration::from_millis(600);
+
+/// The default bound on refinement iterations.
+pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
+
+/// The outcome of `lpmc check`, with the work that led to it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Report {
+    /// The outcome and its evidence.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Number of refinement iterations.
+    pub refinements: u32,
+    /// Tracked array cells per array name.
+    pub cells: BTreeMap<String, Vec<i64>>,
+    /// The arrays with a symbolic cell `a_k` at a ghost index.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbolic_cells: Vec<String>,
+    /// The number of ghost indices of the symbolic cells: 2 when a second ghost `k2 > k`
+    /// relates two cells (sortedness), else absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghosts: Option<u8>,
+    /// Wall-clock time.
+    pub time_ms: u128,
+    /// Per-phase counters.
+    pub stats: Stats,
+    /// The integer semantics the program was checked with.
+    pub semantics: Semantics,
+    /// The abstractions P̂0, P̂1, ... as text (with `show_abstractions`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub abstractions: Vec<String>,
+    /// Per engine of a portfolio run (`crate::portfolio`): its verdict and time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<EngineRun>,
+    /// The CEGAR iterations (in full with [`CheckOptions::explain`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<Iteration>,
+    /// The program and its CFG (with [`CheckOptions::explain`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<ProgramView>,
+}
+
+impl Report {
+    pub(crate) fn new(outcome: Outcome) -> Report {
+        Report {
+            outcome,
+            refinements: 0,
+            cells: BTreeMap::new(),
+            symbolic_cells: Vec::new(),
+            ghosts: None,
+            time_ms: 0,
+            stats: Stats::default(),
+            semantics: Semantics::default(),
+            abstractions: Vec::new(),
+            engines: Vec::new(),
+            iterations: Vec::new(),
+            program: None,
+        }
+    }
+
+    /// The verdict.
+    pub fn verdict(&self) -> Verdict {
+        self.outcome.verdict()
+    }
+}
+
+/// Check a loaded program: the CEGAR loop of the paper (§5), on its own thread under a
+/// watchdog, so that the answer comes within the time limit (plus a fraction of a
+/// second) and UNKNOWN past the memory limit.
+pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
+    let start = Instant::now();
+    let deadline = Deadline::none()
+        .with_timeout(seconds(opts.timeout_s))
+        .with_memory_mb(Some(opts.memory_mb.unwrap_or(DEFAULT_MEMORY_MB)));
+    let work = {
+        let loaded = loaded.clone();
+        let opts = opts.clone();
+        let deadline = deadline.clone();
+        move || check_within(&loaded, &opts, &deadline)
+    };
+    let mut report = match run_guarded(&deadline, CHECK_STACK_BYTES, "lpmc-check", work) {
+        Ok(r) => r,
+        Err(Some(e)) => Report::new(Outcome::Unknown(GiveUp::exhausted(e))),
+        Err(None) => Report::new(Outcome::Unknown(GiveUp::Internal(
+            "the verification thread panicked".into(),
+        ))),
+    };
+    report.time_ms = start.elapsed().as_millis();
+    report.semantics = loaded.semantics;
+    report
+}
+
+/// [`check`] on the current thread, held to `deadline` (polled by every layer; every
+/// solver check is limited to the time left): the CEGAR loop ([`cegar::Cegar`]) watched
+/// by the recorder of statistics and iterations and by the debug log.
+pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -> Report {
+    let start = Instant::now();
+    let solvers: Solvers = opts
+        .solvers
+        .clone()
+        .unwrap_or_else(|| Arc::new(Cvc5Factory));
+    let mut report = match prepare(loaded, opts) {
+        Err(g) => Report::new(Outcome::Unknown(g)),
+        Ok(instrumented) => {
+            let loaded = instrumented.as_ref().unwrap_or(loaded);
+            let recorder = record::Recorder::new(
+                loaded,
+                &solvers,
+                deadline,
+                opts.explain,
+                opts.show_abstractions,
+            );
+            let mut observers = (recorder, DebugLog);
+            let (outcome, progress) =
+                cegar::Cegar::new(loaded, opts, &solvers, deadline).run(&mut observers);
+            let recorder = observers.0;
+            Report {
+                refinements: progress.refinements,
+                cells: progress.cells,
+                symbolic_cells: progress.symbolic,
+                ghosts: progress.ghosts,
+                stats: recorder.stats,
+                abstractions: recorder.abstractions,
+                iterations: recorder.iterations,
+                program: opts.explain.then(|| iteration::program_view(loaded)),
+                ..Report::new(outcome)
+            }
+        }
+    };
+    if opts.explain && report.program.is_none() {
+        report.program = Some(iteration::program_view(loaded));
+    }
+    // A give-up caused by the deadline says so, whatever layer noticed it.
+    if let (Outcome::Unknown(_), Err(e)) = (&report.outcome, deadline.check()) {
+        report.outcome = Outcome::Unknown(GiveUp::exhausted(e));
+    }
+    report.time_ms = start.elapsed().as_millis();
+    report.semantics = loaded.semantics;
+    report
+}
+
+/// Refuse unsupported programs; instrument the bounds checks.
+pub(crate) fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loaded>, GiveUp> {
+    if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
+        return Err(g);
+    }
+    if !opts.check_bounds {
+        return Ok(None);
+    }
+    match crate::cfg::check_bounds(&loaded.cfg) {
+        Ok(cfg) => Ok(Some(Loaded {
+            cfg,
+            ..loaded.clone()
+        })),
+        Err(span) => {
+            let lc = loaded.file.line_col(span.start);
+            Err(GiveUp::Unsupported {
+                what: "--check-bounds: an array access whose evaluation depends on `u`".into(),
+                span,
+                line: lc.line,
+                col: lc.col,
+                more: 0,
+            })
+        }
+    }
+}
+
