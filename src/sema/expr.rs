@@ -3,6 +3,7 @@
 //! inside expressions.
 
 use super::cint::Typed;
+use super::consts::const_value;
 use super::hir::{CmpOp, Expr, LValue, Range};
 use super::resolve::{err, Resolver, Sym};
 use super::stmt::has_effects;
@@ -766,52 +767,4 @@ fn fold2(
         (Some(x), Some(y)) => Expr::Const(f(x, y)),
         _ => mk(a, b),
     }
-}
-
-/// The value of an expression made of constants only (no variables, `u`, reads or calls).
-pub fn const_value(e: &Expr) -> Option<BigInt> {
-    Some(match e {
-        Expr::Const(n) => n.clone(),
-        Expr::Add(a, b) => const_value(a)? + const_value(b)?,
-        Expr::Sub(a, b) => const_value(a)? - const_value(b)?,
-        Expr::Scale(c, a) => c * const_value(a)?,
-        Expr::Div(a, c) => const_value(a)? / c,
-        Expr::Mod(a, c) => const_value(a)? % c,
-        Expr::Wrap(w, a) => w.wrap(&const_value(a)?),
-        Expr::Cmp(op, a, b) => BigInt::from(op.holds(&const_value(a)?, &const_value(b)?) as i64),
-        Expr::Not(a) => BigInt::from(const_value(a)?.is_zero() as i64),
-        Expr::And(a, b) => {
-            let x = const_value(a)?;
-            if x.is_zero() {
-                BigInt::zero()
-            } else {
-                BigInt::from(!const_value(b)?.is_zero() as i64)
-            }
-        }
-        Expr::Or(a, b) => {
-            let x = const_value(a)?;
-            if !x.is_zero() {
-                BigInt::from(1)
-            } else {
-                BigInt::from(!const_value(b)?.is_zero() as i64)
-            }
-        }
-        Expr::Cond(c, a, b) => {
-            if const_value(c)?.is_zero() {
-                const_value(b)?
-            } else {
-                const_value(a)?
-            }
-        }
-        Expr::Overflow(w, a) => {
-            let v = const_value(a)?;
-            if !w.contains(&v) {
-                return None; // the overflow check must stay
-            }
-            v
-        }
-        Expr::Var(_) | Expr::Undef | Expr::Read(..) | Expr::Call(..) | Expr::Nondet(..) => {
-            return None
-        }
-    })
 }

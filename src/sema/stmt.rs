@@ -4,6 +4,7 @@
 //! effect is dropped.
 
 use super::cint::Typed;
+use super::consts::const_value;
 use super::expr::{builtin, Builtin};
 use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
 use super::resolve::{assign_or_call, err, Resolver, SwitchCtx};
@@ -334,7 +335,7 @@ impl Resolver {
             let name = self.fresh_label("case");
             let (c, ct) = self.texpr(value);
             let c = self.convert_if_c(c, ct, vt);
-            if super::expr::const_value(&c).is_none() {
+            if const_value(&c).is_none() {
                 self.errors.push(
                     err(
                         DiagKind::BadConstant,
