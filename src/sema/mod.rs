@@ -7,6 +7,7 @@
 //! and the *unsupported* constructs (valid C outside the fragment, which make `lpmc check`
 //! answer UNKNOWN).
 
+mod builtins;
 mod cint;
 mod consts;
 mod decl;

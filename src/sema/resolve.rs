@@ -2,7 +2,7 @@
 //! file holds the resolver's state, the declarations and the procedures; statements are in
 //! `stmt.rs` and expressions in `expr.rs`.
 
-use super::expr::builtin;
+use super::builtins::builtin;
 use super::hir::{
     ArrayInfo, Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind, VarInfo, VarKind,
 };

@@ -5,7 +5,7 @@
 
 use super::cint::Typed;
 use super::consts::const_value;
-use super::expr::{builtin, Builtin};
+use super::builtins::{builtin, Builtin};
 use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
 use super::resolve::{assign_or_call, err, Resolver, SwitchCtx};
 use crate::diag::{DiagKind, Span};
