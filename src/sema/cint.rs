@@ -24,40 +24,11 @@
 
 use super::consts::const_value;
 use super::hir::{CmpOp, Expr, Range, Width};
-use super::resolve::Resolver;
+use super::options::IntModel;
+use super::state::Resolver;
 use super::types::{common, promote};
 use crate::syntax::ast::{BinOp, IntKind, IntTy};
 use num_bigint::BigInt;
-
-/// Which integers a program computes with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum IntModel {
-    /// Mathematical integers (EUREKA's; the default for `.lp` files).
-    #[default]
-    Math,
-    /// C's integer types under the data model (the default for `.c` and `.i` files).
-    C,
-}
-
-impl IntModel {
-    /// `math` or `c`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IntModel::Math => "math",
-            IntModel::C => "c",
-        }
-    }
-
-    /// Parse `math` / `c` (case-insensitive).
-    pub fn parse(s: &str) -> Option<IntModel> {
-        match s.to_ascii_lowercase().as_str() {
-            "math" | "z" => Some(IntModel::Math),
-            "c" => Some(IntModel::C),
-            _ => None,
-        }
-    }
-}
 
 /// A typed HIR expression.
 pub(super) type Typed = (Expr, IntTy);

@@ -4,7 +4,7 @@
 
 use super::consts::const_value;
 use super::hir::{ArrayInfo, ArraySize, Expr, LValue, Range, Stmt, StmtKind, VarKind};
-use super::resolve::{assign_or_call, err, Resolver, Sym};
+use super::state::{assign_or_call, err, Resolver, Sym};
 use crate::diag::DiagKind;
 use crate::ids::VarId;
 use crate::syntax::ast::{self, IntTy};

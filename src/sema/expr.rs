@@ -6,7 +6,7 @@ use super::builtins::{builtin, nondet_type, Builtin};
 use super::cint::Typed;
 use super::consts::const_value;
 use super::hir::{CmpOp, Expr, LValue, Range};
-use super::resolve::{err, Resolver, Sym};
+use super::state::{err, Resolver, Sym};
 use super::stmt::has_effects;
 use super::types::{common, literal_type, promote, string_size};
 use crate::diag::{DiagKind, Diagnostic, Span};

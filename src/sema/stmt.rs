@@ -7,7 +7,7 @@ use super::cint::Typed;
 use super::consts::const_value;
 use super::builtins::{builtin, Builtin};
 use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
-use super::resolve::{assign_or_call, err, Resolver, SwitchCtx};
+use super::state::{assign_or_call, err, Resolver, Sym, SwitchCtx};
 use crate::diag::{DiagKind, Span};
 use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind, IntTy};
 use std::collections::{BTreeMap, VecDeque};
@@ -685,11 +685,11 @@ impl Resolver {
         };
         match &target.kind {
             ExprKind::Var(id) => match self.lookup(&id.name) {
-                Some(super::resolve::Sym::Var(v)) => out.push(Stmt {
+                Some(Sym::Var(v)) => out.push(Stmt {
                     kind: StmtKind::Havoc(v),
                     span,
                 }),
-                Some(super::resolve::Sym::Array(a)) => out.push(Stmt {
+                Some(Sym::Array(a)) => out.push(Stmt {
                     kind: StmtKind::ArrayHavoc(a),
                     span,
                 }),
