@@ -7,7 +7,9 @@
 //! and the *unsupported* constructs (valid C outside the fragment, which make `lpmc check`
 //! answer UNKNOWN).
 
+mod arith;
 mod builtins;
+mod call;
 mod cint;
 mod consts;
 mod decl;
@@ -15,6 +17,7 @@ mod expr;
 pub mod hir;
 mod options;
 mod resolve;
+mod sizeof;
 mod state;
 mod stmt;
 mod types;
@@ -22,11 +25,11 @@ mod types;
 use crate::diag::Diagnostic;
 use crate::syntax::ast;
 
-pub use options::{Analysis, IntModel, SemaOptions};
 pub use hir::{
     fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
     VarKind, Width,
 };
+pub use options::{Analysis, IntModel, SemaOptions};
 pub use types::DataModel;
 
 /// Resolve and check a parsed program. Input errors come back as diagnostics in source

@@ -3,41 +3,15 @@
 //! comma operator, `(void)` casts and `c ? f() : g()` lower to statements so that no side
 //! effect is dropped.
 
+use super::builtins::{builtin, Builtin};
+use super::call::has_effects;
 use super::cint::Typed;
 use super::consts::const_value;
-use super::builtins::{builtin, Builtin};
 use super::hir::{CmpOp, Expr, LValue, Range, Stmt, StmtKind, VarKind};
-use super::state::{assign_or_call, err, Resolver, Sym, SwitchCtx};
+use super::state::{assign_or_call, err, Resolver, SwitchCtx, Sym};
 use crate::diag::{DiagKind, Span};
 use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind, IntTy};
 use std::collections::{BTreeMap, VecDeque};
-
-/// Whether evaluating `e` may have a side effect (a call, an assignment, `++`/`--`, or a
-/// statement expression).
-pub(super) fn has_effects(e: &ast::Expr) -> bool {
-    let sub = |x: &ast::Expr| has_effects(x);
-    match &e.kind {
-        ExprKind::Call { .. }
-        | ExprKind::Assign { .. }
-        | ExprKind::IncDec { .. }
-        | ExprKind::StmtExpr(_)
-        | ExprKind::Other { .. } => true,
-        ExprKind::Int(..)
-        | ExprKind::Var(_)
-        | ExprKind::Str(_)
-        | ExprKind::Float(_)
-        | ExprKind::SizeofType { .. }
-        | ExprKind::SizeofExpr(_) => false,
-        ExprKind::Index { base, index } => sub(base) || sub(index),
-        ExprKind::Unary { e, .. }
-        | ExprKind::Cast { e, .. }
-        | ExprKind::AddrOf(e)
-        | ExprKind::Deref(e) => sub(e),
-        ExprKind::Member { base, .. } => sub(base),
-        ExprKind::Binary { l, r, .. } | ExprKind::Comma { l, r } => sub(l) || sub(r),
-        ExprKind::Cond { c, t, e } => sub(c) || sub(t) || sub(e),
-    }
-}
 
 impl Resolver {
     pub(super) fn block(&mut self, ss: &[ast::Stmt]) -> Vec<Stmt> {
