@@ -13,6 +13,7 @@ mod call;
 mod cint;
 mod consts;
 mod decl;
+mod effects;
 mod expr;
 pub mod hir;
 mod options;

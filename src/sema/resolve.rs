@@ -2,7 +2,8 @@
 //! of scopes, and builds the HIR. This file holds the passes over the whole program: the
 //! signatures of the procedures (so calls may precede definitions), the items, the
 //! procedures, and the procedures reachable from `main`. The state is in `state.rs`,
-//! declarations in `decl.rs`, statements in `stmt.rs` and expressions in `expr.rs`.
+//! declarations in `decl.rs`, statements in `stmt.rs` and `effects.rs`, expressions in
+//! `expr.rs` and the files it calls into.
 
 use super::builtins::builtin;
 use super::hir::{Expr, LValue, ProcInfo, Program, Range, Stmt, StmtKind, VarInfo, VarKind};
