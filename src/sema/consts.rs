@@ -111,7 +111,7 @@ pub(super) fn propagate(p: &mut Program) {
                 known.insert(*v, BigInt::from(0));
             }
             Some(e) => {
-                if let Expr::Const(n) = super::fold(e.clone(), &|_| None) {
+                if let Expr::Const(n) = super::hir::fold(e.clone(), &|_| None) {
                     known.insert(*v, n);
                 }
             }
@@ -133,7 +133,7 @@ pub(super) fn propagate(p: &mut Program) {
                 continue;
             }
             let lookup = |x: VarId| known.get(&x).cloned();
-            if let Expr::Const(n) = super::fold(e.clone(), &lookup) {
+            if let Expr::Const(n) = super::hir::fold(e.clone(), &lookup) {
                 if p.vars[*v].range.contains(&n) {
                     known.insert(*v, n);
                 }
@@ -148,7 +148,7 @@ pub(super) fn propagate(p: &mut Program) {
     }
     let subst = |e: &mut Expr| {
         let lookup = |x: VarId| known.get(&x).cloned();
-        *e = super::fold(std::mem::replace(e, Expr::Undef), &lookup);
+        *e = super::hir::fold(std::mem::replace(e, Expr::Undef), &lookup);
     };
     for (_, init) in p.globals.iter_mut() {
         init.iter_mut().for_each(subst);
