@@ -22,41 +22,13 @@
 //!   oracle's value into the range ([`Range::normalize`]), the trace encoder bounds the
 //!   value, and the abstraction's arbitrary cells and untracked reads are bounded.
 
+use super::consts::const_value;
 use super::hir::{CmpOp, Expr, Range, Width};
-use super::resolve::Resolver;
+use super::options::IntModel;
+use super::state::Resolver;
 use super::types::{common, promote};
 use crate::syntax::ast::{BinOp, IntKind, IntTy};
 use num_bigint::BigInt;
-
-/// Which integers a program computes with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum IntModel {
-    /// Mathematical integers (EUREKA's; the default for `.lp` files).
-    #[default]
-    Math,
-    /// C's integer types under the data model (the default for `.c` and `.i` files).
-    C,
-}
-
-impl IntModel {
-    /// `math` or `c`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IntModel::Math => "math",
-            IntModel::C => "c",
-        }
-    }
-
-    /// Parse `math` / `c` (case-insensitive).
-    pub fn parse(s: &str) -> Option<IntModel> {
-        match s.to_ascii_lowercase().as_str() {
-            "math" | "z" => Some(IntModel::Math),
-            "c" => Some(IntModel::C),
-            _ => None,
-        }
-    }
-}
 
 /// A typed HIR expression.
 pub(super) type Typed = (Expr, IntTy);
@@ -145,7 +117,7 @@ impl Resolver {
             return e;
         }
         let w = self.width(t);
-        if let Some(v) = super::expr::const_value(&e) {
+        if let Some(v) = const_value(&e) {
             if w.contains(&v) {
                 return Expr::Const(v);
             }
@@ -197,7 +169,7 @@ impl Resolver {
     /// `-e`: the promoted type, wrapping (`-x` of an unsigned `x`, `-INT_MIN`).
     pub(super) fn neg(&self, (v, t): Typed) -> Typed {
         let t = promote(t);
-        let n = match super::expr::const_value(&v) {
+        let n = match const_value(&v) {
             Some(n) => Expr::Const(-n),
             None => Expr::Scale(BigInt::from(-1), Box::new(v)),
         };
@@ -207,14 +179,14 @@ impl Resolver {
 
 /// `Wrap(w, e)`, folded for a constant.
 fn wrap(w: Width, e: Expr) -> Expr {
-    match super::expr::const_value(&e) {
+    match const_value(&e) {
         Some(v) => Expr::Const(w.wrap(&v)),
         None => Expr::Wrap(w, Box::new(e)),
     }
 }
 
 fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
-    match (super::expr::const_value(&a), super::expr::const_value(&b)) {
+    match (const_value(&a), const_value(&b)) {
         (Some(x), Some(y)) => Expr::int(op.holds(&x, &y) as i64),
         _ => Expr::Cmp(op, Box::new(a), Box::new(b)),
     }

@@ -1,7 +1,9 @@
-//! Constant propagation of the scalars that never change: a global that nothing assigns
-//! (its initialiser, or 0), and a local whose only definition is its declaration with a
-//! constant initialiser (`int N = 100000;`). Their uses become the constant, and a
-//! variable-length array whose size is then a constant becomes a constant-size array.
+//! Constants of the HIR: the value of an expression made of constants only
+//! ([`const_value`], which the resolver folds with), and the constant propagation of the
+//! scalars that never change: a global that nothing assigns (its initialiser, or 0), and
+//! a local whose only definition is its declaration with a constant initialiser
+//! (`int N = 100000;`). Their uses become the constant, and a variable-length array whose
+//! size is then a constant becomes a constant-size array.
 //!
 //! SV-COMP tasks name their bounds this way. Without the pass, `int a[2*N+2]` with a local
 //! `N` is a VLA, and the analyses would have to rediscover the constant (a relational
@@ -18,8 +20,56 @@
 use super::hir::{ArraySize, Expr, LValue, Program, Stmt, StmtKind, VarKind};
 use crate::ids::VarId;
 use num_bigint::BigInt;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::collections::BTreeMap;
+
+/// The value of an expression made of constants only (no variables, `u`, reads or calls).
+pub(super) fn const_value(e: &Expr) -> Option<BigInt> {
+    Some(match e {
+        Expr::Const(n) => n.clone(),
+        Expr::Add(a, b) => const_value(a)? + const_value(b)?,
+        Expr::Sub(a, b) => const_value(a)? - const_value(b)?,
+        Expr::Scale(c, a) => c * const_value(a)?,
+        Expr::Div(a, c) => const_value(a)? / c,
+        Expr::Mod(a, c) => const_value(a)? % c,
+        Expr::Wrap(w, a) => w.wrap(&const_value(a)?),
+        Expr::Cmp(op, a, b) => BigInt::from(op.holds(&const_value(a)?, &const_value(b)?) as i64),
+        Expr::Not(a) => BigInt::from(const_value(a)?.is_zero() as i64),
+        Expr::And(a, b) => {
+            let x = const_value(a)?;
+            if x.is_zero() {
+                BigInt::zero()
+            } else {
+                BigInt::from(!const_value(b)?.is_zero() as i64)
+            }
+        }
+        Expr::Or(a, b) => {
+            let x = const_value(a)?;
+            if !x.is_zero() {
+                BigInt::from(1)
+            } else {
+                BigInt::from(!const_value(b)?.is_zero() as i64)
+            }
+        }
+        Expr::Cond(c, a, b) => {
+            if const_value(c)?.is_zero() {
+                const_value(b)?
+            } else {
+                const_value(a)?
+            }
+        }
+        Expr::Overflow(w, a) => {
+            let v = const_value(a)?;
+            if !w.contains(&v) {
+                return None; // the overflow check must stay
+            }
+            v
+        }
+        Expr::Var(_) | Expr::Undef | Expr::Read(..) | Expr::Call(..) | Expr::Nondet(..) => {
+            return None
+        }
+    })
+}
 
 /// Replace the uses of the never-changing scalars of `p` by their values.
 pub(super) fn propagate(p: &mut Program) {
@@ -61,7 +111,7 @@ pub(super) fn propagate(p: &mut Program) {
                 known.insert(*v, BigInt::from(0));
             }
             Some(e) => {
-                if let Expr::Const(n) = super::fold(e.clone(), &|_| None) {
+                if let Expr::Const(n) = super::hir::fold(e.clone(), &|_| None) {
                     known.insert(*v, n);
                 }
             }
@@ -83,7 +133,7 @@ pub(super) fn propagate(p: &mut Program) {
                 continue;
             }
             let lookup = |x: VarId| known.get(&x).cloned();
-            if let Expr::Const(n) = super::fold(e.clone(), &lookup) {
+            if let Expr::Const(n) = super::hir::fold(e.clone(), &lookup) {
                 if p.vars[*v].range.contains(&n) {
                     known.insert(*v, n);
                 }
@@ -98,7 +148,7 @@ pub(super) fn propagate(p: &mut Program) {
     }
     let subst = |e: &mut Expr| {
         let lookup = |x: VarId| known.get(&x).cloned();
-        *e = super::fold(std::mem::replace(e, Expr::Undef), &lookup);
+        *e = super::hir::fold(std::mem::replace(e, Expr::Undef), &lookup);
     };
     for (_, init) in p.globals.iter_mut() {
         init.iter_mut().for_each(subst);

@@ -2,9 +2,9 @@
 //! definitions), locals, arrays and their sizes, and `extern` names that are harmless
 //! until used.
 
-use super::expr::const_value;
+use super::consts::const_value;
 use super::hir::{ArrayInfo, ArraySize, Expr, LValue, Range, Stmt, StmtKind, VarKind};
-use super::resolve::{assign_or_call, err, Resolver, Sym};
+use super::state::{assign_or_call, err, Resolver, Sym};
 use crate::diag::DiagKind;
 use crate::ids::VarId;
 use crate::syntax::ast::{self, IntTy};

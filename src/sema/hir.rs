@@ -23,15 +23,16 @@ pub enum VarKind {
     Ret,
     /// The hidden size of a variable-length array of a procedure.
     ArraySize(ProcId),
-    /// The ghost index `k` of the symbolic cells (issue 12), shared by every array that
-    /// has one: a global, arbitrary within the arrays' ranges at the start, never assigned.
+    /// The ghost index `k` of the symbolic cells (one cell at an arbitrary index stands for
+    /// every element of its array), shared by every array that has one: a global,
+    /// arbitrary within the arrays' ranges at the start, never assigned.
     Ghost {
         /// The largest size of those arrays when every one has a constant size (the ghost
         /// lies below it); `None` when some array has a variable size.
         bound: Option<u64>,
     },
-    /// The symbolic cell `a_k` of an array (issue 12): the cell at the array's ghost index
-    /// `k`, a global that is arbitrary and never assigned; scoped like its array.
+    /// The symbolic cell `a_k` of an array: the cell at the array's ghost index `k`, a
+    /// global that is arbitrary and never assigned; scoped like its array.
     SymCell {
         /// The array.
         array: ArrayId,

@@ -6,53 +6,62 @@
 //! resolved program ([`hir::Program`]), the input errors (diagnostics with spans, exit 2)
 //! and the *unsupported* constructs (valid C outside the fragment, which make `lpmc check`
 //! answer UNKNOWN).
+//!
+//! # Layers
+//!
+//! The submodules are layers in this order. A submodule may name (`use super::x::...`, or
+//! a `super::x::` path) only the submodules listed before it, never a later one nor this
+//! facade, so they import one another in no circle. The resolver is one struct whose
+//! `impl` blocks are spread over the layers from `state` on: calling a method of a later
+//! layer is not an import. Unit tests are leaves (nothing imports them), so they may use
+//! any layer and the facade. `tests.rs` reads this list and checks the sources against it.
+//!
+//! 1. `types`: C's integer types, literals, promotions and the data model.
+//! 2. `hir`: the resolved program (public), and constant folding with known variables.
+//! 3. `consts`: the value of a constant expression, and the propagation of the scalars
+//!    that never change (a pass over the HIR that `resolve` runs last).
+//! 4. `options`: the options ([`SemaOptions`], [`IntModel`]) and the result
+//!    ([`Analysis`]).
+//! 5. `state`: the resolver's state, what names denote, scopes, errors and unsupported
+//!    constructs.
+//! 6. `builtins`: the SV-COMP and KLEE builtin names and what they mean.
+//! 7. `cint`: C's integers: conversions, wraparound, overflow checks, typed operators.
+//! 8. `arith`: binary operators on resolved operands: folding and the linearity check.
+//! 9. `sizeof`: `sizeof`, and the C type of an expression that is not evaluated.
+//! 10. `call`: calls inside expressions, and whether an AST expression has effects.
+//! 11. `expr`: expressions and assignment targets, with their C types.
+//! 12. `effects`: the expressions statements evaluate, lowered so no effect is dropped.
+//! 13. `stmt`: statements and control flow.
+//! 14. `decl`: declarations.
+//! 15. `resolve`: the entry point, `Resolver::run`: the passes over the whole program.
 
+mod arith;
+mod builtins;
+mod call;
 mod cint;
 mod consts;
 mod decl;
+mod effects;
 mod expr;
 pub mod hir;
+mod options;
 mod resolve;
+mod sizeof;
+mod state;
 mod stmt;
+#[cfg(test)]
+mod tests;
 mod types;
 
-use crate::diag::{Diagnostic, Unsupported};
+use crate::diag::Diagnostic;
 use crate::syntax::ast;
 
-pub use cint::IntModel;
 pub use hir::{
     fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
     VarKind, Width,
 };
+pub use options::{Analysis, IntModel, SemaOptions};
 pub use types::DataModel;
-
-/// Options of the analysis.
-#[derive(Clone, Debug, Default)]
-pub struct SemaOptions {
-    /// The data model: the sizes `sizeof` gives.
-    pub data_model: DataModel,
-    /// A call of a function that is declared nowhere is unsupported (UNKNOWN) rather than
-    /// an error: set for files that include system headers lpmc did not read, whose
-    /// functions are legitimately called without a declaration in the file.
-    pub implicit_functions: bool,
-    /// Mathematical or C integers (see `cint`).
-    pub int_model: IntModel,
-    /// Under C's integers, a signed overflow is an error location (SV-COMP's
-    /// no-overflow property) instead of wrapping.
-    pub check_overflow: bool,
-}
-
-/// The result of a successful analysis: the resolved program and the constructs that are
-/// outside the fragment (empty when the program can be model checked).
-#[derive(Clone, Debug)]
-pub struct Analysis {
-    /// The resolved program. When `unsupported` is not empty, the parts that were not
-    /// understood are replaced by harmless placeholders: do not model check it.
-    pub program: Program,
-    /// Valid C outside lpmc's fragment, in source order. Constructs in procedures that
-    /// `main` never calls are left out: they cannot change the verdict.
-    pub unsupported: Vec<Unsupported>,
-}
 
 /// Resolve and check a parsed program. Input errors come back as diagnostics in source
 /// order (at least one).
@@ -60,5 +69,6 @@ pub fn analyze_with(
     program: &ast::Program,
     opts: &SemaOptions,
 ) -> Result<Analysis, Vec<Diagnostic>> {
-    resolve::Resolver::run(program, opts)
+    // `run` is defined in `resolve`, on the state's `Resolver`.
+    state::Resolver::run(program, opts)
 }

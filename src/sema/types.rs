@@ -1,7 +1,7 @@
-//! C's integer types as far as sema needs them today: the data model (type sizes, for
+//! C's integer types as far as sema needs them: the data model (type sizes, for
 //! `sizeof`), the type of an integer literal (C11 §6.4.4.1), the integer promotions and
-//! the usual arithmetic conversions (C11 §6.3.1). lpmc still computes over mathematical
-//! integers; these functions give the *types* a later issue turns into C semantics.
+//! the usual arithmetic conversions (C11 §6.3.1). These functions give the *types*;
+//! `cint` gives them C's semantics (conversions, wraparound) under C's integers.
 
 use crate::syntax::ast::{IntKind, IntLit, IntTy};
 use num_bigint::BigInt;

@@ -1,7 +1,7 @@
-//! Real C in (issues 10 and 15): every shared C file loads or is UNKNOWN with a span, never
-//! bad input; the glibc `reach_error`, statement expressions, the comma operator, casts,
-//! `sizeof`, `enum`, `typedef`, `switch`, `goto` and `main(argc, argv)` mean what C says;
-//! the C preprocessor runs when a file needs it and diagnostics point at the user's lines;
+//! Real C in: every shared C file loads or is UNKNOWN with a span, never bad input; the
+//! glibc `reach_error`, statement expressions, the comma operator, casts, `sizeof`,
+//! `enum`, `typedef`, `switch`, `goto` and `main(argc, argv)` mean what C says; the C
+//! preprocessor runs when a file needs it and diagnostics point at the user's lines;
 //! SV-COMP task files (`.yml`) are read (`tests/real_c.rs`: the same through the binary).
 
 use crate::diag::SourceFile;
