@@ -227,4 +227,3 @@ impl Lattice for Dlc {
         changed
     }
 }
-
