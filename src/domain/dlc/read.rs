@@ -2,7 +2,8 @@
 //! instantiated read gets its value from a partner fact at the same node, taken at the
 //! read's index through the ghost index (one ghost, or two ghosts `k1 < k2`).
 
-use super::{cur_dim, drop_safe_wraps, entry_dim, known_values, DlcDomain};
+use super::bind::{drop_safe_wraps, known_values};
+use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::Cfg;
 use crate::domain::encode::{flatten, guard, Fresh};
 use crate::domain::RelDomain;
