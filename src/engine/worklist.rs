@@ -1,0 +1,517 @@
+//! The tabulation loop: the engine's state, the worklist (facts in reverse post-order of
+//! the supergraph, then creation order), adding a fact at a node unless the facts there
+//! entail it, and propagating one fact through its node (transfer, calls, exits and
+//! summaries).
+
+use super::{
+    live_vars, order, ret_dead_at_entry, EngineStats, FactId, FactRec, Origin, PointKind, Points,
+    Tabulation, MAX_INST_FACTS, REFINED_WIDENINGS,
+};
+use super::{Budget, StopReason};
+use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::domain::RelDomain;
+use crate::ids::{IndexVec, NodeId, ProcId, VarId};
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// The state of one tabulation.
+pub(super) struct Engine<'a, D: RelDomain> {
+    pub(super) cfg: &'a Cfg,
+    pub(super) dom: &'a mut D,
+    pub(super) budget: Budget,
+    pub(super) t: Tabulation<D::Fact>,
+    /// Facts at call nodes, per callee: the contexts summaries are applied to.
+    pub(super) callers: IndexVec<ProcId, Vec<FactId>>,
+    /// Variables not live at each node (forgotten when a fact is added there).
+    pub(super) dead: IndexVec<NodeId, Vec<VarId>>,
+    /// Procedure entries where `$ret` is dead ([`ret_dead_at_entry`]).
+    pub(super) ret_dead_entries: BTreeSet<NodeId>,
+    pub(super) rank: IndexVec<NodeId, u32>,
+    pub(super) worklist: BTreeSet<(u32, FactId)>,
+    pub(super) start: Instant,
+    pub(super) points: Points,
+    /// Nodes with an instantiated read that gave up the read rule (too many facts).
+    pub(super) inst_saturated: BTreeSet<NodeId>,
+    /// Facts at nodes with an instantiated read that a later fact there contains: the
+    /// read rule pairs that later fact instead (its instantiations contain theirs).
+    pub(super) inst_covered: BTreeSet<FactId>,
+}
+
+impl<'a, D: RelDomain> Engine<'a, D> {
+    pub(super) fn new(cfg: &'a Cfg, dom: &'a mut D, budget: Budget) -> Self {
+        let live = live_vars(cfg);
+        let dead = cfg
+            .nodes
+            .iter_enumerated()
+            .map(|(n, _)| {
+                cfg.in_scope(n)
+                    .into_iter()
+                    .filter(|v| !live[n].contains(v))
+                    .collect()
+            })
+            .collect();
+        Engine {
+            cfg,
+            dom,
+            budget,
+            t: Tabulation {
+                facts: Vec::new(),
+                at_node: IndexVec::from_raw(vec![Vec::new(); cfg.nodes.len()]),
+                summaries: IndexVec::from_raw(vec![Vec::new(); cfg.procs.len()]),
+                stop: StopReason::Converged,
+                stats: EngineStats::default(),
+            },
+            callers: IndexVec::from_raw(vec![Vec::new(); cfg.procs.len()]),
+            dead: IndexVec::from_raw(dead),
+            ret_dead_entries: ret_dead_at_entry(cfg)
+                .iter()
+                .zip(&cfg.procs)
+                .filter(|(d, _)| **d)
+                .map(|(_, p)| p.entry)
+                .collect(),
+            rank: order::rpo_rank(cfg),
+            worklist: BTreeSet::new(),
+            start: Instant::now(),
+            points: Points::of(cfg),
+            inst_saturated: BTreeSet::new(),
+            inst_covered: BTreeSet::new(),
+        }
+    }
+
+    pub(super) fn run(mut self) -> Tabulation<D::Fact> {
+        let entry = self.cfg.procs[self.cfg.main].entry;
+        let init = self.dom.initial(self.cfg);
+        self.add(entry, init, Origin::Init);
+        while let Some((_, id)) = self.worklist.pop_first() {
+            if let Some(stop) = self.out_of_budget() {
+                self.t.stop = stop;
+                break;
+            }
+            self.t.stats.steps += 1;
+            if let Some(err) = self.process(id) {
+                self.t.stop = StopReason::ErrorReached(err);
+                break;
+            }
+        }
+        if self.t.stop == StopReason::Converged {
+            if let Err(e) = self.budget.deadline.check() {
+                self.t.stop = StopReason::Exhausted(e);
+            }
+        }
+        self.t.stats.time = self.start.elapsed();
+        self.t
+    }
+
+    fn out_of_budget(&self) -> Option<StopReason> {
+        if self.t.stats.steps >= self.budget.max_steps {
+            return Some(StopReason::StepLimit);
+        }
+        if self.t.facts.len() >= self.budget.max_facts {
+            return Some(StopReason::FactLimit);
+        }
+        self.budget
+            .deadline
+            .check()
+            .err()
+            .map(StopReason::Exhausted)
+    }
+
+    /// Add a fact at `n` unless it is entailed by the facts already there. At a widening
+    /// point the fact is first merged with its ancestor when the disjunct bound is reached,
+    /// and widened by it after the point's delay. Returns its id if it was added.
+    fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
+        let mut fact = if n == ERROR_NODE || self.dead[n].is_empty() {
+            fact
+        } else {
+            self.dom.forget(&fact, &self.dead[n])
+        };
+        if self.ret_dead_entries.contains(&n) {
+            fact = self.dom.forget_entry(&fact, &[self.cfg.ret]);
+        }
+        if self.is_entailed(n, &fact) {
+            return None;
+        }
+        if !(self.budget.widening.enabled && self.points.is_point(n)) {
+            return Some(self.push(n, fact, origin, 0, false, 0));
+        }
+        let mut added = None;
+        let parts = self.dom.split(self.cfg, n, &fact);
+        let split = parts.len() > 1;
+        for (part, cell) in parts {
+            added = self.add_at_point(n, part, cell, split, origin).or(added);
+        }
+        added
+    }
+
+    /// Add one part (of partition cell `cell`) of a fact at widening point `n`.
+    /// `split`: the fact was split, so this part has not been checked for entailment yet.
+    fn add_at_point(
+        &mut self,
+        n: NodeId,
+        mut fact: D::Fact,
+        cell: u32,
+        split: bool,
+        origin: Origin,
+    ) -> Option<FactId> {
+        let w = &self.budget.widening;
+        let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
+        if self.points.kind[n] == PointKind::LoopHead && w.merges_cells_at(n) && self.dom.partitioned(n) {
+            return self.add_to_cell(n, fact, cell, delay, origin);
+        }
+        let anc = self.ancestor(n, cell, origin);
+        let depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
+        // Without an ancestor, the partner is the fact of the same cell closest to this one
+        // (the latest among equals): a merge with an unrelated fact, say the cell at a
+        // ghost index the loop never wrote, would lose what the loop established.
+        // (Only a merge past the bound or a split part uses it: the scan is skipped
+        // otherwise.)
+        let needs_partner = split || self.t.at_node[n].len() >= bound;
+        let partner = anc.or_else(|| {
+            if !needs_partner {
+                return None;
+            }
+            let mut best: Option<(usize, FactId)> = None;
+            for &f in &self.t.at_node[n] {
+                let rec = &self.t.facts[f.0 as usize];
+                if rec.cell != cell {
+                    continue;
+                }
+                let score = self.dom.affinity(&rec.fact, &fact);
+                if best.is_none_or(|(s, _)| score >= s) {
+                    best = Some((score, f));
+                }
+            }
+            best.map(|(_, f)| f)
+        });
+        let mut merged = false;
+        if let Some(p) = partner {
+            if self.t.at_node[n].len() >= bound {
+                let old = &self.t.facts[p.0 as usize].fact;
+                if let Some(j) = self.dom.join(self.cfg, n, old, &fact) {
+                    fact = j;
+                    merged = true;
+                }
+            }
+        }
+        let mut widen_now = false;
+        // The fact to widen by: the ancestor after the delay; at a recursive entry or
+        // exit past the disjunct bound, also the partner it was merged with (contexts and
+        // summaries arrive from many chains, and merges alone may ascend forever).
+        // A part that enters its partition cell from another one (no ancestor in the cell:
+        // `k = i - 1` entering `k < i` at each iteration) extends the cell's widened fact.
+        let by = match anc {
+            Some(a) if depth >= delay => Some((a, depth <= delay + REFINED_WIDENINGS)),
+            _ if merged && self.points.kind[n] != PointKind::LoopHead => {
+                partner.map(|p| (p, true))
+            }
+            None if split && self.crossed_cells(n, origin) => partner
+                .filter(|p| self.t.facts[p.0 as usize].widened)
+                .map(|p| (p, true)),
+            _ => None,
+        };
+        if let Some((a, refine)) = by {
+            let old = &self.t.facts[a.0 as usize].fact;
+            if let Some(x) = self.dom.widen(self.cfg, n, old, &fact, refine) {
+                fact = x;
+                widen_now = true;
+            }
+        }
+        let check = merged || widen_now || split;
+        self.settle(n, fact, origin, (depth, cell), (merged, widen_now), check)
+    }
+
+    /// Count what was done to a new fact at widening point `n` and keep it, unless
+    /// `check` asks whether the facts there entail it (and they do).
+    fn settle(
+        &mut self,
+        n: NodeId,
+        fact: D::Fact,
+        origin: Origin,
+        (depth, cell): (u32, u32),
+        (merged, widen_now): (bool, bool),
+        check: bool,
+    ) -> Option<FactId> {
+        let ps = self.t.stats.points.entry(n).or_default();
+        ps.max_depth = ps.max_depth.max(depth);
+        ps.merges += u32::from(merged);
+        ps.widenings += u32::from(widen_now);
+        if check && self.is_entailed(n, &fact) {
+            return None;
+        }
+        Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
+    }
+
+    /// At a partitioned loop head (not in [`Widening::disjunctive`]): one growing fact per
+    /// partition cell. A new part is joined with the cell's latest fact (which contains
+    /// the cell's earlier ones) and, after `delay` joins, widened by it. The join and the
+    /// widening only add states; every chain of a cell stabilises once its widenings are
+    /// the standard one.
+    fn add_to_cell(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, delay: u32, origin: Origin) -> Option<FactId> {
+        let latest = self.t.at_node[n]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&f| self.t.facts[f.0 as usize].cell == cell);
+        let Some(p) = latest else {
+            return self.settle(n, fact, origin, (0, cell), (false, false), true);
+        };
+        let old = self.t.facts[p.0 as usize].fact.clone();
+        if self.dom.entailed(&fact, &[&old]) {
+            self.t.stats.entailed += 1;
+            return None;
+        }
+        let depth = self.t.facts[p.0 as usize].depth + 1;
+        let mut merged = false;
+        if let Some(j) = self.dom.join(self.cfg, n, &old, &fact) {
+            fact = j;
+            merged = true;
+        }
+        let mut widen_now = false;
+        if depth >= delay {
+            if let Some(x) = self.dom.widen(self.cfg, n, &old, &fact, depth <= delay + REFINED_WIDENINGS) {
+                fact = x;
+                widen_now = true;
+            }
+        }
+        self.settle(n, fact, origin, (depth, cell), (merged, widen_now), true)
+    }
+
+    fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {
+        let id = FactId(self.t.facts.len() as u32);
+        self.t.facts.push(FactRec {
+            node: n,
+            fact,
+            origin,
+            depth,
+            widened,
+            cell,
+        });
+        self.t.at_node[n].push(id);
+        self.t.stats.facts += 1;
+        self.worklist.insert((self.rank[n], id));
+        id
+    }
+
+    fn is_entailed(&mut self, n: NodeId, fact: &D::Fact) -> bool {
+        let existing: Vec<&D::Fact> = self.t.at_node[n]
+            .iter()
+            .map(|id| &self.t.facts[id.0 as usize].fact)
+            .collect();
+        self.t.stats.comparisons += existing.len() as u64;
+        if !existing.is_empty() && self.dom.entailed(fact, &existing) {
+            self.t.stats.entailed += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The fact a new fact at widening point `n`, derived by `origin`, extends: walking its
+    /// derivation backwards, the last fact at `n` of the same activation (loop heads), of
+    /// the enclosing activation (recursive entries), or the exit fact of a nested
+    /// activation of the same call-graph SCC (recursive exits).
+    fn ancestor(&self, n: NodeId, cell: u32, origin: Origin) -> Option<FactId> {
+        const WALK_LIMIT: usize = 1 << 16;
+        let kind = self.points.kind[n];
+        let scc = |f: FactId| {
+            self.cfg.nodes[self.t.facts[f.0 as usize].node]
+                .proc
+                .map(|p| self.points.scc[p])
+        };
+        let my_scc = self.cfg.nodes[n].proc.map(|p| self.points.scc[p]);
+        let mut cur = origin;
+        for _ in 0..WALK_LIMIT {
+            let next = match cur {
+                Origin::Init => return None,
+                Origin::Step { pred } | Origin::Inst { pred, .. } => pred,
+                Origin::CallEntry { caller } => {
+                    if kind != PointKind::RecEntry {
+                        return None;
+                    }
+                    caller
+                }
+                Origin::Return { call, exit } => {
+                    if kind == PointKind::RecExit && scc(exit) == my_scc {
+                        exit
+                    } else {
+                        call
+                    }
+                }
+            };
+            let rec = &self.t.facts[next.0 as usize];
+            if rec.node == n && rec.cell == cell {
+                return Some(next);
+            }
+            cur = rec.origin;
+        }
+        None
+    }
+
+    /// Whether the derivation `origin` of a new fact at loop head `n` went through `n`
+    /// in the current activation (in another partition cell: the fact stays in the loop
+    /// and moved to its cell, as `k = i - 1` enters `k < i` at each iteration).
+    fn crossed_cells(&self, n: NodeId, origin: Origin) -> bool {
+        const WALK_LIMIT: usize = 1 << 16;
+        if self.points.kind[n] != PointKind::LoopHead {
+            return false;
+        }
+        let mut cur = origin;
+        for _ in 0..WALK_LIMIT {
+            let next = match cur {
+                Origin::Step { pred } | Origin::Inst { pred, .. } => pred,
+                Origin::Return { call, .. } => call,
+                Origin::Init | Origin::CallEntry { .. } => return false,
+            };
+            let rec = &self.t.facts[next.0 as usize];
+            if rec.node == n {
+                return true;
+            }
+            cur = rec.origin;
+        }
+        false
+    }
+
+    /// Propagate one fact. Returns the id of a fact at the error node, if one was made.
+    fn process(&mut self, id: FactId) -> Option<FactId> {
+        let cfg = self.cfg;
+        let n = self.t.facts[id.0 as usize].node;
+        let fact = self.t.facts[id.0 as usize].fact.clone();
+        match &cfg.nodes[n].kind {
+            NodeKind::Error | NodeKind::Stop => None,
+            NodeKind::Call {
+                proc, ret_point, ..
+            } => {
+                let (proc, ret_point) = (*proc, *ret_point);
+                self.callers[proc].push(id);
+                let entry = cfg.procs[proc].entry;
+                for f in self.dom.call_entry(cfg, &fact, n) {
+                    self.add(entry, f, Origin::CallEntry { caller: id });
+                }
+                let sums: Vec<(D::Fact, FactId)> = self.t.summaries[proc].clone();
+                for (s, exit) in sums {
+                    for f in self.dom.apply_summary(cfg, &fact, &s, n) {
+                        self.add(ret_point, f, Origin::Return { call: id, exit });
+                    }
+                }
+                None
+            }
+            NodeKind::Exit => {
+                let p = cfg.nodes[n].proc.expect("exit nodes belong to procedures");
+                for s in self.dom.summarize(cfg, &fact, p) {
+                    let existing: Vec<&D::Fact> =
+                        self.t.summaries[p].iter().map(|(f, _)| f).collect();
+                    if !existing.is_empty() && self.dom.entailed(&s, &existing) {
+                        self.t.stats.entailed += 1;
+                        continue;
+                    }
+                    self.t.summaries[p].push((s.clone(), id));
+                    self.t.stats.summaries += 1;
+                    let callers = self.callers[p].clone();
+                    for c in callers {
+                        if self.budget.deadline.expired() {
+                            return None;
+                        }
+                        let cf = self.t.facts[c.0 as usize].fact.clone();
+                        let cnode = self.t.facts[c.0 as usize].node;
+                        let NodeKind::Call { ret_point, .. } = cfg.nodes[cnode].kind else {
+                            unreachable_caller()
+                        };
+                        for f in self.dom.apply_summary(cfg, &cf, &s, cnode) {
+                            self.add(ret_point, f, Origin::Return { call: c, exit: id });
+                        }
+                    }
+                }
+                None
+            }
+            _ if cfg.inst_reads.contains_key(&n) => {
+                // An instantiated read (issue 12): pair the new fact with every fact at
+                // the node, as state and as partner (later facts pair with it in turn).
+                // Past MAX_INST_FACTS facts the node gives up the rule: every fact, old
+                // and new, is propagated once more with the read's temporary free (its
+                // value `u`), which contains every pairing.
+                let read = &cfg.inst_reads[&n];
+                let saturated = self.t.at_node[n].len() > MAX_INST_FACTS;
+                if !saturated && self.inst_covered.contains(&id) {
+                    return None; // a later fact contains it and pairs in its place
+                }
+                let mut pairs = Vec::new();
+                if saturated {
+                    if self.inst_saturated.insert(n) {
+                        if std::env::var_os("LPMC_DEBUG").is_some() {
+                            eprintln!("[lpmc] read rule saturated at node {}", n.0);
+                        }
+                        pairs.extend(self.t.at_node[n].iter().map(|&h| (h, None)));
+                    } else {
+                        pairs.push((id, None));
+                    }
+                } else {
+                    // The instantiation is monotone in both facts: a fact that the new
+                    // one contains needs no more pairings (those done stay).
+                    for &g in &self.t.at_node[n] {
+                        if g != id
+                            && !self.inst_covered.contains(&g)
+                            && self
+                                .dom
+                                .entailed(&self.t.facts[g.0 as usize].fact, &[&fact])
+                        {
+                            self.inst_covered.insert(g);
+                        }
+                    }
+                    for &g in &self.t.at_node[n] {
+                        if self.inst_covered.contains(&g) {
+                            continue;
+                        }
+                        pairs.push((id, Some(g)));
+                        if g != id {
+                            pairs.push((g, Some(id)));
+                        }
+                    }
+                }
+                for (st, pa) in pairs {
+                    if self.budget.deadline.expired() {
+                        return None;
+                    }
+                    let sf = self.t.facts[st.0 as usize].fact.clone();
+                    let states = match pa {
+                        Some(pa) => {
+                            let pf = self.t.facts[pa.0 as usize].fact.clone();
+                            self.dom.instantiate(cfg, &sf, &pf, read)
+                        }
+                        None => vec![self.dom.forget(&sf, &read.temps())],
+                    };
+                    for f2 in states {
+                        for (i, succ) in cfg.succs(n).into_iter().enumerate() {
+                            for f in self.dom.post(cfg, &f2, n, i) {
+                                let origin = match pa {
+                                    Some(partner) => Origin::Inst { pred: st, partner },
+                                    None => Origin::Step { pred: st },
+                                };
+                                if let Some(new) = self.add(succ, f, origin) {
+                                    if succ == ERROR_NODE {
+                                        return Some(new);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                None
+            }
+            _ => {
+                for (i, succ) in cfg.succs(n).into_iter().enumerate() {
+                    for f in self.dom.post(cfg, &fact, n, i) {
+                        if let Some(new) = self.add(succ, f, Origin::Step { pred: id }) {
+                            if succ == ERROR_NODE {
+                                return Some(new);
+                            }
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+fn unreachable_caller() -> ! {
+    panic!("internal error: a caller fact is not at a call node")
+}
