@@ -11,6 +11,7 @@ mod points;
 mod provenance;
 #[cfg(test)]
 mod tests;
+mod widen;
 mod worklist;
 
 use crate::cfg::Cfg;
