@@ -9,6 +9,7 @@ mod liveness;
 mod order;
 mod points;
 mod provenance;
+mod read;
 #[cfg(test)]
 mod tests;
 mod widen;

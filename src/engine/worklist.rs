@@ -5,7 +5,7 @@
 
 use super::{
     live_vars, order, ret_dead_at_entry, Budget, EngineStats, FactId, FactRec, Origin, Points,
-    StopReason, Tabulation, MAX_INST_FACTS,
+    StopReason, Tabulation,
 };
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::domain::RelDomain;
@@ -118,7 +118,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
     /// Add a fact at `n` unless it is entailed by the facts already there. At a widening
     /// point the fact is first merged with its ancestor when the disjunct bound is reached,
     /// and widened by it after the point's delay. Returns its id if it was added.
-    fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
+    pub(super) fn add(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> Option<FactId> {
         let mut fact = if n == ERROR_NODE || self.dead[n].is_empty() {
             fact
         } else {
@@ -223,80 +223,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 }
                 None
             }
-            _ if cfg.inst_reads.contains_key(&n) => {
-                // An instantiated read (issue 12): pair the new fact with every fact at
-                // the node, as state and as partner (later facts pair with it in turn).
-                // Past MAX_INST_FACTS facts the node gives up the rule: every fact, old
-                // and new, is propagated once more with the read's temporary free (its
-                // value `u`), which contains every pairing.
-                let read = &cfg.inst_reads[&n];
-                let saturated = self.t.at_node[n].len() > MAX_INST_FACTS;
-                if !saturated && self.inst_covered.contains(&id) {
-                    return None; // a later fact contains it and pairs in its place
-                }
-                let mut pairs = Vec::new();
-                if saturated {
-                    if self.inst_saturated.insert(n) {
-                        if std::env::var_os("LPMC_DEBUG").is_some() {
-                            eprintln!("[lpmc] read rule saturated at node {}", n.0);
-                        }
-                        pairs.extend(self.t.at_node[n].iter().map(|&h| (h, None)));
-                    } else {
-                        pairs.push((id, None));
-                    }
-                } else {
-                    // The instantiation is monotone in both facts: a fact that the new
-                    // one contains needs no more pairings (those done stay).
-                    for &g in &self.t.at_node[n] {
-                        if g != id
-                            && !self.inst_covered.contains(&g)
-                            && self
-                                .dom
-                                .entailed(&self.t.facts[g.0 as usize].fact, &[&fact])
-                        {
-                            self.inst_covered.insert(g);
-                        }
-                    }
-                    for &g in &self.t.at_node[n] {
-                        if self.inst_covered.contains(&g) {
-                            continue;
-                        }
-                        pairs.push((id, Some(g)));
-                        if g != id {
-                            pairs.push((g, Some(id)));
-                        }
-                    }
-                }
-                for (st, pa) in pairs {
-                    if self.budget.deadline.expired() {
-                        return None;
-                    }
-                    let sf = self.t.facts[st.0 as usize].fact.clone();
-                    let states = match pa {
-                        Some(pa) => {
-                            let pf = self.t.facts[pa.0 as usize].fact.clone();
-                            self.dom.instantiate(cfg, &sf, &pf, read)
-                        }
-                        None => vec![self.dom.forget(&sf, &read.temps())],
-                    };
-                    for f2 in states {
-                        for (i, succ) in cfg.succs(n).into_iter().enumerate() {
-                            for f in self.dom.post(cfg, &f2, n, i) {
-                                let origin = match pa {
-                                    Some(partner) => Origin::Inst { pred: st, partner },
-                                    None => Origin::Step { pred: st },
-                                };
-                                if let Some(new) = self.add(succ, f, origin) {
-                                    if succ == ERROR_NODE {
-                                        return Some(new);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                None
-            }
+            _ if cfg.inst_reads.contains_key(&n) => self.process_read(id, n, fact),
             _ => {
                 for (i, succ) in cfg.succs(n).into_iter().enumerate() {
                     for f in self.dom.post(cfg, &fact, n, i) {
