@@ -20,14 +20,17 @@ pub(super) struct Engine<'a, D: RelDomain> {
     pub(super) budget: Budget,
     pub(super) t: Tabulation<D::Fact>,
     /// Facts at call nodes, per callee: the contexts summaries are applied to.
-    pub(super) callers: IndexVec<ProcId, Vec<FactId>>,
+    callers: IndexVec<ProcId, Vec<FactId>>,
     /// Variables not live at each node (forgotten when a fact is added there).
-    pub(super) dead: IndexVec<NodeId, Vec<VarId>>,
+    dead: IndexVec<NodeId, Vec<VarId>>,
     /// Procedure entries where `$ret` is dead ([`ret_dead_at_entry`]).
-    pub(super) ret_dead_entries: BTreeSet<NodeId>,
-    pub(super) rank: IndexVec<NodeId, u32>,
-    pub(super) worklist: BTreeSet<(u32, FactId)>,
-    pub(super) start: Instant,
+    ret_dead_entries: BTreeSet<NodeId>,
+    /// Each node's rank in the reverse post-order of the supergraph.
+    rank: IndexVec<NodeId, u32>,
+    /// The facts still to propagate, by their node's rank, then creation order.
+    worklist: BTreeSet<(u32, FactId)>,
+    start: Instant,
+    /// The widening points.
     pub(super) points: Points,
     /// Nodes with an instantiated read that gave up the read rule (too many facts).
     pub(super) inst_saturated: BTreeSet<NodeId>,
