@@ -26,9 +26,7 @@ impl<D: RelDomain> Engine<'_, D> {
         let mut pairs = Vec::new();
         if saturated {
             if self.inst_saturated.insert(n) {
-                if std::env::var_os("LPMC_DEBUG").is_some() {
-                    eprintln!("[lpmc] read rule saturated at node {}", n.0);
-                }
+                tracing::debug!("read rule saturated at node {}", n.0);
                 pairs.extend(self.t.at_node[n].iter().map(|&h| (h, None)));
             } else {
                 pairs.push((id, None));
