@@ -57,8 +57,8 @@ impl Budget {
     }
 }
 
-/// The widening policy of one tabulation (issue 11). Widening only adds states: a fact is
-/// replaced by one that contains it.
+/// The widening policy of one tabulation. Widening only adds states: a fact is replaced
+/// by one that contains it.
 #[derive(Clone, Debug)]
 pub struct Widening {
     /// Whether to widen at all (off: EUREKA's exact tabulation).

@@ -40,8 +40,8 @@ pub enum Origin {
         /// The fact it came from.
         pred: FactId,
     },
-    /// By the transfer of an instantiated read's node (issue 12): the predecessor fact
-    /// with the read's value constrained by a partner fact at the same node.
+    /// By the transfer of an instantiated read's node (the read rule): the predecessor
+    /// fact with the read's value constrained by a partner fact at the same node.
     Inst {
         /// The fact it came from.
         pred: FactId,
@@ -80,8 +80,8 @@ pub struct FactRec<F> {
     pub cell: u32,
 }
 
-/// Facts at a node with an instantiated read (issue 12) beyond which the read rule's
-/// pairing (quadratic in the facts there) gives way to an unconstrained read.
+/// Facts at a node with an instantiated read beyond which the read rule's pairing
+/// (quadratic in the facts there) gives way to an unconstrained read.
 pub const MAX_INST_FACTS: usize = 256;
 
 /// Visits of a widening point along a chain before the engine widens there.

@@ -48,8 +48,8 @@ impl<F> Tabulation<F> {
         rev
     }
 
-    /// The derivations of the read rule's partners (issue 12) that the path of `id` used,
-    /// and of the partners those used in turn (at most `limit`), each as
+    /// The derivations of the read rule's partners ([`Origin::Inst`]) that the path of
+    /// `id` used, and of the partners those used in turn (at most `limit`), each as
     /// [`Tabulation::path_facts`] gives it. A spurious path may owe its read value to an
     /// imprecise partner: its widened facts are to refine too.
     pub fn partner_paths(&self, id: FactId, limit: usize) -> Vec<Vec<FactId>> {

@@ -9,15 +9,14 @@ use crate::domain::RelDomain;
 use crate::ids::NodeId;
 
 impl<D: RelDomain> Engine<'_, D> {
-    /// Propagate fact `id` (`fact`, at node `n`, which has an instantiated read). Returns
-    /// the id of a fact at the error node, if one was made.
+    /// Propagate fact `id` (`fact`, at node `n`, which has an instantiated read): pair the
+    /// new fact with every fact at the node, as state and as partner (later facts pair
+    /// with it in turn). Past [`MAX_INST_FACTS`] facts the node gives up the rule: every
+    /// fact, old and new, is propagated once more with the read's temporary free (its
+    /// value `u`), which contains every pairing. Returns the id of a fact at the error
+    /// node, if one was made.
     pub(super) fn process_read(&mut self, id: FactId, n: NodeId, fact: D::Fact) -> Option<FactId> {
         let cfg = self.cfg;
-        // An instantiated read (issue 12): pair the new fact with every fact at
-        // the node, as state and as partner (later facts pair with it in turn).
-        // Past MAX_INST_FACTS facts the node gives up the rule: every fact, old
-        // and new, is propagated once more with the read's temporary free (its
-        // value `u`), which contains every pairing.
         let read = &cfg.inst_reads[&n];
         let saturated = self.t.at_node[n].len() > MAX_INST_FACTS;
         if !saturated && self.inst_covered.contains(&id) {

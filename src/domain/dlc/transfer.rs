@@ -16,7 +16,7 @@ impl RelDomain for DlcDomain {
     type Fact = Conj;
 
     fn initial(&mut self, cfg: &Cfg) -> Conj {
-        // The ghost index (issue 12) ranges over its arrays' cells: `0 ≤ k` and, when
+        // The read rule's ghost index ranges over its arrays' cells: `0 ≤ k` and, when
         // they all have a fixed size, `k < n` for the largest n (cells out of range are
         // never read or written).
         let mut c = Conj::top();
