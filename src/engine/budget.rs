@@ -69,13 +69,13 @@ pub struct Widening {
     pub delays: BTreeMap<NodeId, u32>,
     /// The disjunct bound per widening point.
     pub max_disjuncts: usize,
-    /// Partitioned loop heads (with partition atoms, [`RelDomain::split`]) that keep
-    /// disjuncts per partition cell. Every other one keeps one growing fact per cell: a
-    /// new part is joined with the cell's fact instead of starting a disjunct of its own
-    /// (the partition is what stays disjunctive; the facts inside a cell would otherwise
-    /// multiply with every path into the loop). The refinement of the widening sends a
-    /// point here when a spurious trace went through its merged facts and nothing better
-    /// was learnt.
+    /// Partitioned loop heads (with partition atoms, [`crate::domain::RelDomain::split`])
+    /// that keep disjuncts per partition cell. Every other one keeps one growing fact per
+    /// cell: a new part is joined with the cell's fact instead of starting a disjunct of
+    /// its own (the partition is what stays disjunctive; the facts inside a cell would
+    /// otherwise multiply with every path into the loop). The refinement of the widening
+    /// sends a point here when a spurious trace went through its merged facts and nothing
+    /// better was learnt.
     pub disjunctive: BTreeSet<NodeId>,
 }
 

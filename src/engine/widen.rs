@@ -107,11 +107,11 @@ impl<D: RelDomain> Engine<'_, D> {
         Some(self.push(n, fact, origin, depth, merged || widen_now, cell))
     }
 
-    /// At a partitioned loop head (not in [`Widening::disjunctive`]): one growing fact per
-    /// partition cell. A new part is joined with the cell's latest fact (which contains
-    /// the cell's earlier ones) and, after `delay` joins, widened by it. The join and the
-    /// widening only add states; every chain of a cell stabilises once its widenings are
-    /// the standard one.
+    /// At a partitioned loop head (not in [`super::Widening::disjunctive`]): one growing
+    /// fact per partition cell. A new part is joined with the cell's latest fact (which
+    /// contains the cell's earlier ones) and, after `delay` joins, widened by it. The join
+    /// and the widening only add states; every chain of a cell stabilises once its
+    /// widenings are the standard one.
     fn add_to_cell(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, delay: u32, origin: Origin) -> Option<FactId> {
         let latest = self.t.at_node[n]
             .iter()

@@ -1,5 +1,5 @@
 //! Entailment of conjunctions by disjunctions (the engine's semi-naive check), and the
-//! disjunct set [`Dlc`] it orders as a lattice. The cheap sufficient test (one disjunct
+//! disjunct set `Dlc` it orders as a lattice. The cheap sufficient test (one disjunct
 //! contains the conjunction, decided exactly) runs first; only then is `f ∧ ¬g1 ∧ … ∧ ¬gn`
 //! asked of an SMT solver in QF_LRA.
 

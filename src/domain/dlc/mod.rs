@@ -7,7 +7,7 @@
 //!
 //! This file holds the dimensions of a variable, the domain's state and its projection.
 //! The parts:
-//! - `entail`: entailment ([`Entailment`]) and the disjunct set ([`Dlc`]);
+//! - `entail`: entailment ([`Entailment`]) and the disjunct set (`Dlc`);
 //! - `presolve`: integer-exact equality propagation before projection ([`int_presolve`]);
 //! - `bind`: expressions evaluated in a fact (fresh dimensions bound to their values);
 //! - `thresholds`: the widening thresholds and the partition atoms ([`split_atom`]);
