@@ -77,4 +77,3 @@ pub fn int_presolve(c: &Conj, project: &[Dim]) -> Conj {
     }
     Conj::from_constraints(cs.iter())
 }
-
