@@ -59,10 +59,10 @@ pub trait RelDomain {
         f.clone()
     }
 
-    /// Constrain the value of the instantiated read `read` at node `n` (issue 12): `f`
-    /// with the read's temporary set to a cell value that the partner fact `g` (a fact at
-    /// the same node) allows at the ghost index `read.index`. Default: the temporary is
-    /// forgotten (any value; always sound).
+    /// Constrain the value of the instantiated read `read` at node `n` (the read rule,
+    /// through the ghost index): `f` with the read's temporary set to a cell value that
+    /// the partner fact `g` (a fact at the same node) allows at the ghost index
+    /// `read.index`. Default: the temporary is forgotten (any value; always sound).
     fn instantiate(
         &mut self,
         _cfg: &Cfg,

@@ -22,7 +22,7 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
         }
     };
     let uses = |e: &Expr, out: &mut BTreeSet<VarId>| out.extend(e.vars());
-    // The predecessors of the nodes with an instantiated read (issue 12).
+    // The predecessors of the nodes with an instantiated read (see below).
     let mut inst_preds: std::collections::BTreeMap<NodeId, Vec<NodeId>> =
         cfg.inst_reads.keys().map(|n| (*n, Vec::new())).collect();
     for v in 0..n {

@@ -1,5 +1,5 @@
-//! Widening points (issue 11): the loop heads of each procedure (targets of back edges of
-//! a depth-first search from its entry, a call node stepping to its return point) and the
+//! Widening points: the loop heads of each procedure (targets of back edges of a
+//! depth-first search from its entry, a call node stepping to its return point) and the
 //! entry and exit nodes of recursive procedures (those in a cycle of the call graph).
 //! Elsewhere the tabulation stays exact.
 

@@ -1,0 +1,133 @@
+//! Disjunctive linear constraints (paper §4): a [`Dlc`] is a set of conjunctions over two
+//! copies of the variables, entry values `x` and current values `x'`. Entailment
+//! `D1 ⊑ D2` is complete: cheap sufficient checks first (each disjunct of D1 inside one
+//! disjunct of D2, decided exactly), then `D1 ∧ ¬D2` unsat, asked of cvc5 in QF_LRA.
+//! [`DlcDomain`] implements the engine's [`crate::domain::RelDomain`] with the transfer
+//! relations α, β+ and β− of §4 (one fact = one conjunction).
+//!
+//! This file holds the dimensions of a variable, the domain's state and its projection.
+//! The parts:
+//! - `entail`: entailment ([`Entailment`]) and the disjunct set (`Dlc`);
+//! - `presolve`: integer-exact equality propagation before projection ([`int_presolve`]);
+//! - `bind`: expressions evaluated in a fact (fresh dimensions bound to their values);
+//! - `thresholds`: the widening thresholds and the partition atoms ([`split_atom`]);
+//! - `read`: the read rule (a cell read through the ghost index, one or two ghosts);
+//! - `transfer`: the [`crate::domain::RelDomain`] implementation.
+
+mod bind;
+mod entail;
+mod presolve;
+mod read;
+mod thresholds;
+mod transfer;
+
+pub use entail::Entailment;
+#[cfg(any(test, feature = "internals"))]
+pub use entail::{Dlc, Lattice};
+pub use presolve::int_presolve;
+pub use thresholds::split_atom;
+
+use crate::cfg::Cfg;
+use crate::domain::encode::Fresh;
+use crate::ids::{NodeId, ProcId, VarId};
+use crate::limits::Deadline;
+use crate::linear::{Conj, Constraint, Dim};
+use crate::smt::Solvers;
+use std::collections::BTreeMap;
+
+/// The dimension of the entry value of `v`.
+pub fn entry_dim(v: VarId) -> Dim {
+    Dim(2 * v.0)
+}
+
+/// The dimension of the current value of `v`.
+pub fn cur_dim(v: VarId) -> Dim {
+    Dim(2 * v.0 + 1)
+}
+
+/// Counters of the DLC domain.
+#[derive(Clone, Debug, Default)]
+pub struct DlcStats {
+    /// Transfer functions computed.
+    pub transfers: u64,
+    /// Fourier–Motzkin projections.
+    pub projections: u64,
+    /// Candidate disjuncts found empty.
+    pub empty: u64,
+    /// Widenings computed.
+    pub widenings: u64,
+    /// Convex hulls computed (merges at the disjunct bound).
+    pub hulls: u64,
+}
+
+/// The DLC domain for the tabulation engine: a fact is one conjunction over entry and
+/// current dimensions ([`entry_dim`], [`cur_dim`]).
+///
+/// Its long loops poll the deadline. Past it, they cut their work short (dropping cases
+/// or rows): the results are then meaningless, and the engine, which checks the same
+/// deadline before it concludes anything, answers with a timeout.
+#[derive(Default)]
+pub struct DlcDomain {
+    /// Entailment decisions.
+    pub entail: Entailment,
+    /// Counters.
+    pub stats: DlcStats,
+    deadline: Deadline,
+    /// Widening thresholds learnt by refinement, per widening point (over the point's
+    /// entry and current dimensions).
+    pub learnt: BTreeMap<NodeId, Vec<Constraint>>,
+    /// Partition atoms learnt by refinement, per widening point (each `e ≤ 0`, see
+    /// [`split_atom`]): facts there are split by each atom's truth.
+    pub splits: BTreeMap<NodeId, Vec<Constraint>>,
+    /// The thresholds of each procedure from its guards (computed on first use).
+    guards: BTreeMap<ProcId, Vec<Constraint>>,
+}
+
+impl DlcDomain {
+    /// A domain whose exact entailment checks use solvers from `solvers`, and whose work
+    /// stops at `deadline`.
+    pub fn new(solvers: Solvers, deadline: Deadline) -> DlcDomain {
+        DlcDomain {
+            entail: Entailment::new(solvers, deadline.clone()),
+            stats: DlcStats::default(),
+            deadline,
+            learnt: BTreeMap::new(),
+            splits: BTreeMap::new(),
+            guards: BTreeMap::new(),
+        }
+    }
+
+    /// Fresh dimensions above the two dimensions of every variable.
+    fn fresh(cfg: &Cfg) -> Fresh {
+        Fresh::new(2 * cfg.vars.len() as u32)
+    }
+
+    /// `∃ dims. c`, dropping it if empty.
+    fn project(&mut self, c: Conj, dims: &[Dim]) -> Option<Conj> {
+        if c.is_trivially_false() {
+            self.stats.empty += 1;
+            return None;
+        }
+        self.stats.projections += 1;
+        let c = int_presolve(&c, dims);
+        if c.is_trivially_false() {
+            self.stats.empty += 1;
+            return None;
+        }
+        let p = if dims.is_empty() {
+            c
+        } else {
+            c.project_out_within(dims, &self.deadline)
+        };
+        if p.is_empty() {
+            self.stats.empty += 1;
+            return None;
+        }
+        Some(p)
+    }
+
+    /// Dimensions at or above the fresh base.
+    fn fresh_dims(c: &Conj, base: u32) -> Vec<Dim> {
+        c.dims().into_iter().filter(|d| d.0 >= base).collect()
+    }
+}
