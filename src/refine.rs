@@ -95,13 +95,12 @@ pub fn refine(
             return Refinement::NewCells(new);
         }
     }
-    // No constant cell is new: a symbolic cell for every array read in a core
-    // step, or in the step into the error (whose read the abstraction made `u`, while the
-    // core may blame a widened loop count instead), that has none yet.
+    // No constant cell is new: a symbolic cell for every array read in a core step, or
+    // read by a step that the trace's loop-free end depends on (whose reads the
+    // abstraction made `u`, while the core may blame a widened loop count instead), that
+    // has none yet.
     let mut sym = Vec::new();
-    // The step into the error: the last step that is not the error node.
-    let last = t.path.iter().rposition(|n| *n != ERROR_NODE);
-    for &i in core.iter().chain(last.as_ref()) {
+    for &i in core.iter().chain(deciding_steps(cfg, t).iter()) {
         let Some(&n) = t.path.get(i) else { continue };
         let mut reads = |e: &crate::sema::Expr| {
             e.visit(&mut |x| {
@@ -140,6 +139,78 @@ pub fn refine(
         return Refinement::NewSymbolic(new);
     }
     Refinement::NoProgress
+}
+
+/// The steps of trace `t` whose values decide its loop-free end: the conditions
+/// (branches and assumptions) after the last step at a node the trace visits more than
+/// once, and, backwards through the trace, the assignments, parameter bindings and array
+/// writes whose values flow into them. A loop's count cannot explain why that end reaches
+/// the error: the values it reads can.
+fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
+    use crate::ids::VarId;
+    use crate::sema::Expr;
+    let mut visits: BTreeMap<NodeId, usize> = BTreeMap::new();
+    for n in &t.path {
+        *visits.entry(*n).or_default() += 1;
+    }
+    let tail = t
+        .path
+        .iter()
+        .rposition(|n| visits[n] > 1)
+        .map_or(0, |i| i + 1);
+    let mut vars: BTreeSet<VarId> = BTreeSet::new();
+    let mut arrays: BTreeSet<ArrayId> = BTreeSet::new();
+    let uses = |e: &Expr, vars: &mut BTreeSet<VarId>, arrays: &mut BTreeSet<ArrayId>| {
+        e.visit(&mut |x| match x {
+            Expr::Var(v) => {
+                vars.insert(*v);
+            }
+            Expr::Read(a, _) => {
+                arrays.insert(*a);
+            }
+            _ => {}
+        })
+    };
+    let mut out = Vec::new();
+    for (i, n) in t.path.iter().enumerate().rev() {
+        let Some(node) = cfg.nodes.get(*n) else { continue };
+        let decides = match &node.kind {
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } if i >= tail => {
+                uses(cond, &mut vars, &mut arrays);
+                true
+            }
+            NodeKind::Assign { lhs, rhs, .. } => {
+                let hit: Vec<usize> = (0..lhs.len()).filter(|j| vars.contains(&lhs[*j])).collect();
+                for j in &hit {
+                    vars.remove(&lhs[*j]);
+                }
+                for j in &hit {
+                    uses(&rhs[*j], &mut vars, &mut arrays);
+                }
+                !hit.is_empty()
+            }
+            NodeKind::Call { proc, args, .. } => {
+                let formals = &cfg.procs[*proc].formals;
+                let hit: Vec<usize> = (0..formals.len().min(args.len()))
+                    .filter(|j| vars.contains(&formals[*j]))
+                    .collect();
+                for j in &hit {
+                    uses(&args[*j], &mut vars, &mut arrays);
+                }
+                !hit.is_empty()
+            }
+            NodeKind::ArrayWrite { array, index, value, .. } if arrays.contains(array) => {
+                uses(index, &mut vars, &mut arrays);
+                uses(value, &mut vars, &mut arrays);
+                true
+            }
+            _ => false,
+        };
+        if decides {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// Whether `a` has more than [`SYMBOLIC_AFTER_SIZE`] cells or a variable size: only such
