@@ -5,7 +5,7 @@
 //! Cells are new scalars of the array's scope. Node ids are preserved, so a trace of P̂ is a
 //! trace of P.
 //!
-//! **Symbolic cells** (issue 12, after Monniaux–Gonnord's cell morphing). Arrays can
+//! **Symbolic cells** (after Monniaux–Gonnord's cell morphing). Arrays can
 //! also get a cell `a_k` at a *ghost* index `k#`: a global that is never assigned and,
 //! at the start, any index in range of one of them (the domain's initial fact, see
 //! [`crate::domain::DlcDomain`]). One ghost is shared by every array that has a symbolic
@@ -57,7 +57,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Precision {
     cells: BTreeMap<ArrayId, BTreeSet<i64>>,
-    /// Arrays with a symbolic cell `a_k` at a ghost index `k` (issue 12).
+    /// Arrays with a symbolic cell `a_k` at a ghost index `k`.
     sym: BTreeSet<ArrayId>,
     /// Whether they also get a second ghost `k2 > k` with cells `a_k2` (relations between
     /// two cells, as sortedness).

@@ -224,7 +224,7 @@ impl<'p> Builder<'p> {
     /// before the node. The semantics is unchanged (a read has no effect, its index and
     /// the arrays are those of the node's pre-state, an out-of-range read still draws its
     /// own arbitrary value), but each node then reads at one index, which is what the read
-    /// rule of symbolic cells instantiates (one index per node: issue 12, `a[j1] <= a[j2]`).
+    /// rule of symbolic cells instantiates (one index per node, as in `a[j1] <= a[j2]`).
     /// Returns the temporaries with the reads they take, in evaluation order.
     fn split_reads(&mut self, kind: &mut NodeKind, span: Span) -> Vec<(VarId, Expr)> {
         let exprs: Vec<&mut Expr> = match kind {
