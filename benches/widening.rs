@@ -1,4 +1,4 @@
-//! Benchmarks of the widening (issue 11): the widening operator `Conj::widen` (standard,
+//! Benchmarks of the widening (termination beyond EUREKA): the widening operator `Conj::widen` (standard,
 //! with the H79 refinement and thresholds) and the convex hull on seeded pairs of
 //! conjunctions, and a whole tabulation with widening of loop and recursion programs whose
 //! exact tabulation does not terminate (a loop to 10^6, a counting loop to a symbolic n,

@@ -5,7 +5,7 @@
 //! Cells are new scalars of the array's scope. Node ids are preserved, so a trace of P̂ is a
 //! trace of P.
 //!
-//! **Symbolic cells** (issue 12, after Monniaux–Gonnord's cell morphing). Arrays can
+//! **Symbolic cells** (after Monniaux–Gonnord's cell morphing). Arrays can
 //! also get a cell `a_k` at a *ghost* index `k#`: a global that is never assigned and,
 //! at the start, any index in range of one of them (the domain's initial fact, see
 //! [`crate::domain::DlcDomain`]). One ghost is shared by every array that has a symbolic
@@ -48,7 +48,7 @@
 //! the node through that binding).
 
 use crate::cfg::{Cfg, NodeKind};
-use crate::ids::{ArrayId, VarId};
+use crate::ids::{ArrayId, NodeId, VarId};
 use crate::sema::{ArraySize, CmpOp, Expr, Range, VarInfo, VarKind};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
@@ -57,7 +57,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Precision {
     cells: BTreeMap<ArrayId, BTreeSet<i64>>,
-    /// Arrays with a symbolic cell `a_k` at a ghost index `k` (issue 12).
+    /// Arrays with a symbolic cell `a_k` at a ghost index `k`.
     sym: BTreeSet<ArrayId>,
     /// Whether they also get a second ghost `k2 > k` with cells `a_k2` (relations between
     /// two cells, as sortedness).
@@ -132,7 +132,49 @@ impl Precision {
 /// Build P̂ for `cfg` at `precision`. The result has no array reads, writes or inits.
 pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     let mut out = cfg.clone();
-    // The cell variables, in (array, index) order.
+    let cell_var = add_cells(cfg, precision, &mut out);
+    let sym = add_symbolic_cells(cfg, precision, &mut out);
+    let cells_of = |a: ArrayId| -> Vec<(i64, VarId)> {
+        cell_var
+            .range((a, i64::MIN)..=(a, i64::MAX))
+            .map(|((_, k), v)| (*k, *v))
+            .collect()
+    };
+    let mut ab = Abstractor {
+        cfg,
+        cells_of: &cells_of,
+        sym: &sym,
+        sym2: BTreeMap::new(),
+        fold: !precision.is_empty(),
+        inst: std::cell::RefCell::new(InstSlot::default()),
+    };
+    let node_ids: Vec<NodeId> = out.nodes.indices().collect();
+    let companions = companions(cfg, precision, &sym);
+    let mut node_temps = ab.add_inst_temps(&mut out, &node_ids, &companions);
+    ab.sym2 = add_second_ghost(cfg, precision, &mut out, &sym);
+    for id in node_ids {
+        let temps = node_temps.remove(&id).unwrap_or_default();
+        *ab.inst.borrow_mut() = InstSlot { temps, read: None };
+        let node = &mut out.nodes[id];
+        let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
+        node.kind = ab.node(kind);
+        if ab.fold {
+            fold_node(&mut node.kind);
+        }
+        if let Some(r) = ab.take_inst_read(id, &companions) {
+            out.inst_reads.insert(id, r);
+        }
+    }
+    out
+}
+
+/// The ghost index and the cell at it of each array that has a symbolic cell (or a cell
+/// at the second ghost).
+type GhostCells = BTreeMap<ArrayId, (VarId, VarId)>;
+
+/// Declare the constant cells of `precision` in `out`: new scalars of their array's
+/// scope, in (array, index) order. Returns the variable of each cell.
+fn add_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg) -> BTreeMap<(ArrayId, i64), VarId> {
     let mut cell_var: BTreeMap<(ArrayId, i64), VarId> = BTreeMap::new();
     for (a, k) in precision.iter() {
         let info = &cfg.arrays[a];
@@ -152,11 +194,15 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         }
         cell_var.insert((a, k), v);
     }
-    // The symbolic cells: one global ghost index `k` shared by every array that has one
-    // (no initialisation: arbitrary, and never assigned), so that the cells of a copy
-    // `b[i] = a[i]` are related at the same index; and each array's cell `a_k`, scoped
-    // like the array.
-    let mut sym: BTreeMap<ArrayId, (VarId, VarId)> = BTreeMap::new();
+    cell_var
+}
+
+/// Declare the symbolic cells in `out`: one global ghost index `k` shared by every array
+/// that has one (no initialisation: arbitrary, and never assigned), so that the cells of a
+/// copy `b[i] = a[i]` are related at the same index; and each array's cell `a_k`, scoped
+/// like the array.
+fn add_symbolic_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg) -> GhostCells {
+    let mut sym: GhostCells = BTreeMap::new();
     if precision.symbolic().next().is_some() {
         let bound = precision
             .symbolic()
@@ -191,67 +237,37 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             sym.insert(a, (ghost, cell));
         }
     }
-    let cells_of = |a: ArrayId| -> Vec<(i64, VarId)> {
-        cell_var
-            .range((a, i64::MIN)..=(a, i64::MAX))
-            .map(|((_, k), v)| (*k, *v))
-            .collect()
-    };
-    let mut ab = Abstractor {
-        cfg,
-        cells_of: &cells_of,
-        sym: &sym,
-        sym2: BTreeMap::new(),
-        fold: !precision.is_empty(),
-        inst: std::cell::RefCell::new(InstSlot::default()),
-    };
-    let node_ids: Vec<crate::ids::NodeId> = out.nodes.indices().collect();
-    // With two ghosts: the hoisted reads `t = b[c]` of symbolic arrays, by the node after
-    // them, their user, if it reads a symbolic array too (the two reads are instantiated
-    // together there, so the hoisted read itself is not: it reads the ghosts' cells only).
-    let companions = if precision.second && !sym.is_empty() {
+    sym
+}
+
+/// With two ghosts: the hoisted reads `t = b[c]` of symbolic arrays, by the node after
+/// them, their user, if it reads a symbolic array too (the two reads are instantiated
+/// together there, so the hoisted read itself is not: it reads the ghosts' cells only).
+/// None with one ghost.
+fn companions(cfg: &Cfg, precision: &Precision, sym: &GhostCells) -> Companions {
+    if precision.second && !sym.is_empty() {
         companion_reads(cfg, &|a| sym.contains_key(&a))
     } else {
         BTreeMap::new()
-    };
-    let hoists: BTreeSet<crate::ids::NodeId> = companions.values().map(|c| c.3).collect();
-    let mut node_temps: BTreeMap<crate::ids::NodeId, Vec<VarId>> = BTreeMap::new();
-    for &id in &node_ids {
-        // A node that reads symbolic arrays gets temporaries for its instantiated reads (one
-        // per read; those not at the first read's index stay unused).
-        let sym_reads: usize = read_sites(&out.nodes[id].kind)
-            .into_iter()
-            .map(|e| ab.symbolic_reads(e))
-            .sum();
-        let sym_reads = if hoists.contains(&id) { 0 } else { sym_reads };
-        let mut temps = Vec::new();
-        if let Some(p) = out.nodes[id].proc {
-            for t in 0..sym_reads {
-                let v = out.vars.push(VarInfo {
-                    name: if t == 0 {
-                        format!("#inst{}", id.0)
-                    } else {
-                        format!("#inst{}_{t}", id.0)
-                    },
-                    kind: VarKind::Temp(p),
-                    range: Range::Any,
-                    span: out.nodes[id].span,
-                });
-                out.procs[p].locals.push(v);
-                temps.push(v);
-            }
-        }
-        node_temps.insert(id, temps);
     }
-    // The second ghost `k2` and the cells at it, after the temporaries (so that the
-    // variables of the one-ghost abstraction keep their numbers, and what the widening
-    // learnt about them stays valid).
+}
+
+/// Declare the second ghost `k2` and the cells at it in `out`, when `precision` asks for
+/// it and the arrays may have two cells. They come after the temporaries, so that the
+/// variables of the one-ghost abstraction keep their numbers, and what the widening
+/// learnt about them stays valid.
+fn add_second_ghost(
+    cfg: &Cfg,
+    precision: &Precision,
+    out: &mut Cfg,
+    sym: &GhostCells,
+) -> GhostCells {
     let ghost = sym.values().next().map(|(g, _)| *g);
     let bound = ghost.and_then(|g| match out.vars[g].kind {
         VarKind::Ghost { bound } => bound,
         _ => None,
     });
-    let mut sym2: BTreeMap<ArrayId, (VarId, VarId)> = BTreeMap::new();
+    let mut sym2: GhostCells = BTreeMap::new();
     if let Some(g) = ghost.filter(|_| precision.second && bound.is_none_or(|n| n >= 2)) {
         let info = out.vars[g].clone();
         let k2 = out.vars.push(VarInfo {
@@ -259,7 +275,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             ..info
         });
         out.globals.push(k2);
-        for (&a, &(_, c)) in &sym {
+        for (&a, &(_, c)) in sym {
             let info = out.vars[c].clone();
             let proc = cfg.arrays[a].proc;
             let cell = out.vars.push(VarInfo {
@@ -273,150 +289,13 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             sym2.insert(a, (k2, cell));
         }
     }
-    ab.sym2 = sym2.clone();
-    for id in node_ids {
-        let temps = node_temps.remove(&id).unwrap_or_default();
-        *ab.inst.borrow_mut() = InstSlot { temps, read: None };
-        let node = &mut out.nodes[id];
-        let kind = std::mem::replace(&mut node.kind, NodeKind::Error);
-        node.kind = match kind {
-            NodeKind::Assign { lhs, rhs, next } => NodeKind::Assign {
-                lhs,
-                rhs: rhs.into_iter().map(|e| ab.expr(e)).collect(),
-                next,
-            },
-            NodeKind::ArrayWrite {
-                array,
-                index,
-                value,
-                next,
-            } => {
-                let cells = cells_of(array);
-                let symbolic = sym.get(&array).copied();
-                if cells.is_empty() && symbolic.is_none() {
-                    NodeKind::Skip { next }
-                } else {
-                    let index = ab.expr(index);
-                    let value = ab.expr(value);
-                    let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
-                    let mut rhs: Vec<Expr> = cells
-                        .iter()
-                        .map(|(k, v)| {
-                            Expr::Cond(
-                                Box::new(ab.hits(array, &index, *k)),
-                                Box::new(value.clone()),
-                                Box::new(Expr::Var(*v)),
-                            )
-                        })
-                        .collect();
-                    for (ghost, cell) in symbolic.into_iter().chain(sym2.get(&array).copied()) {
-                        // a_k = (0 ≤ i < size && i == k ? v : a_k), at each ghost
-                        lhs.push(cell);
-                        rhs.push(Expr::Cond(
-                            Box::new(Expr::And(
-                                Box::new(ab.in_range(array, &index)),
-                                Box::new(eq(index.clone(), Expr::Var(ghost))),
-                            )),
-                            Box::new(value.clone()),
-                            Box::new(Expr::Var(cell)),
-                        ));
-                    }
-                    NodeKind::Assign { lhs, rhs, next }
-                }
-            }
-            NodeKind::ArrayInit {
-                array,
-                values,
-                next,
-            } => {
-                let cells = cells_of(array);
-                let symbolic = sym.get(&array).copied();
-                if cells.is_empty() && symbolic.is_none() {
-                    NodeKind::Skip { next }
-                } else {
-                    // Arbitrary contents of a C array lie in its element type's range
-                    // (reads wrap them there), so its cells start in that range.
-                    let arbitrary = match cfg.arrays[array].range {
-                        Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
-                        _ => Expr::Undef,
-                    };
-                    let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
-                    let mut rhs: Vec<Expr> = cells
-                        .iter()
-                        .map(|(k, _)| match &values {
-                            None => arbitrary.clone(),
-                            Some(vs) => vs
-                                .get(*k as usize)
-                                .map(|e| ab.expr(e.clone()))
-                                .unwrap_or_else(|| Expr::int(0)),
-                        })
-                        .collect();
-                    for (ghost, cell) in symbolic.into_iter().chain(sym2.get(&array).copied()) {
-                        // The case split over the ghost: (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
-                        lhs.push(cell);
-                        rhs.push(match &values {
-                            None => arbitrary.clone(),
-                            Some(vs) => vs.iter().enumerate().rev().fold(
-                                Expr::int(0),
-                                |acc, (i, e)| {
-                                    Expr::Cond(
-                                        Box::new(eq(Expr::Var(ghost), Expr::int(i as i64))),
-                                        Box::new(ab.expr(e.clone())),
-                                        Box::new(acc),
-                                    )
-                                },
-                            ),
-                        });
-                    }
-                    NodeKind::Assign { lhs, rhs, next }
-                }
-            }
-            NodeKind::Branch { cond, then, els } => NodeKind::Branch {
-                cond: ab.expr(cond),
-                then,
-                els,
-            },
-            NodeKind::Assume { cond, next } => NodeKind::Assume {
-                cond: ab.expr(cond),
-                next,
-            },
-            NodeKind::Call {
-                proc,
-                args,
-                ret_point,
-            } => NodeKind::Call {
-                proc,
-                args: args.into_iter().map(|e| ab.expr(e)).collect(),
-                ret_point,
-            },
-            k @ (NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop) => k,
-        };
-        if ab.fold {
-            fold_node(&mut node.kind);
-        }
-        if let Some(mut r) = std::mem::take(&mut *ab.inst.borrow_mut()).read {
-            if let Some(&(k2, _)) = sym2.values().next() {
-                r.second = Some(crate::cfg::SecondGhost {
-                    ghost: k2,
-                    pairs: sym2.iter().map(|(a, (_, c2))| (sym[a].1, *c2)).collect(),
-                    companion: companions.get(&id).map(|(t, b, c, _)| crate::cfg::Companion {
-                        index: c.clone(),
-                        in_range: crate::cfg::in_range(cfg, *b, c),
-                        cell: sym[b].1,
-                        value: *t,
-                    }),
-                });
-            }
-            out.inst_reads.insert(id, r);
-        }
-    }
-    out
+    sym2
 }
 
 /// The reads `t = b[c]` of symbolic arrays (`symbolic(b)`) that the CFG hoisted out of the
 /// node after them, their user, when that node reads a symbolic array too: by user, `t`,
 /// `b`, `c` and the hoisting node.
-type Companions = BTreeMap<crate::ids::NodeId, (VarId, ArrayId, Expr, crate::ids::NodeId)>;
+type Companions = BTreeMap<NodeId, (VarId, ArrayId, Expr, NodeId)>;
 
 fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions {
     let reads_symbolic = |e: &Expr| {
@@ -491,6 +370,193 @@ struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
 }
 
 impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
+    /// Declare in `out` the temporaries of each node's instantiated reads: a node that
+    /// reads symbolic arrays gets one per read (those not at the first read's index stay
+    /// unused); a hoisted read of a companion pair gets none. Returns them by node.
+    fn add_inst_temps(
+        &self,
+        out: &mut Cfg,
+        node_ids: &[NodeId],
+        companions: &Companions,
+    ) -> BTreeMap<NodeId, Vec<VarId>> {
+        let hoists: BTreeSet<NodeId> = companions.values().map(|c| c.3).collect();
+        let mut node_temps: BTreeMap<NodeId, Vec<VarId>> = BTreeMap::new();
+        for &id in node_ids {
+            let sym_reads: usize = read_sites(&out.nodes[id].kind)
+                .into_iter()
+                .map(|e| self.symbolic_reads(e))
+                .sum();
+            let sym_reads = if hoists.contains(&id) { 0 } else { sym_reads };
+            let mut temps = Vec::new();
+            if let Some(p) = out.nodes[id].proc {
+                for t in 0..sym_reads {
+                    let v = out.vars.push(VarInfo {
+                        name: if t == 0 {
+                            format!("#inst{}", id.0)
+                        } else {
+                            format!("#inst{}_{t}", id.0)
+                        },
+                        kind: VarKind::Temp(p),
+                        range: Range::Any,
+                        span: out.nodes[id].span,
+                    });
+                    out.procs[p].locals.push(v);
+                    temps.push(v);
+                }
+            }
+            node_temps.insert(id, temps);
+        }
+        node_temps
+    }
+
+    /// The node of P̂ for a node of P: reads are rewritten in every expression, array
+    /// writes and initialisations become assignments to the cells.
+    fn node(&self, kind: NodeKind) -> NodeKind {
+        match kind {
+            NodeKind::Assign { lhs, rhs, next } => NodeKind::Assign {
+                lhs,
+                rhs: rhs.into_iter().map(|e| self.expr(e)).collect(),
+                next,
+            },
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                next,
+            } => self.write(array, index, value, next),
+            NodeKind::ArrayInit {
+                array,
+                values,
+                next,
+            } => self.init(array, values, next),
+            NodeKind::Branch { cond, then, els } => NodeKind::Branch {
+                cond: self.expr(cond),
+                then,
+                els,
+            },
+            NodeKind::Assume { cond, next } => NodeKind::Assume {
+                cond: self.expr(cond),
+                next,
+            },
+            NodeKind::Call {
+                proc,
+                args,
+                ret_point,
+            } => NodeKind::Call {
+                proc,
+                args: args.into_iter().map(|e| self.expr(e)).collect(),
+                ret_point,
+            },
+            k @ (NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop) => k,
+        }
+    }
+
+    /// `array[index] = value`: the parallel assignment of every cell of `array` (a skip
+    /// when it has none).
+    fn write(&self, array: ArrayId, index: Expr, value: Expr, next: NodeId) -> NodeKind {
+        let cells = (self.cells_of)(array);
+        let symbolic = self.sym.get(&array).copied();
+        if cells.is_empty() && symbolic.is_none() {
+            NodeKind::Skip { next }
+        } else {
+            let index = self.expr(index);
+            let value = self.expr(value);
+            let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
+            let mut rhs: Vec<Expr> = cells
+                .iter()
+                .map(|(k, v)| {
+                    Expr::Cond(
+                        Box::new(self.hits(array, &index, *k)),
+                        Box::new(value.clone()),
+                        Box::new(Expr::Var(*v)),
+                    )
+                })
+                .collect();
+            for (ghost, cell) in symbolic.into_iter().chain(self.sym2.get(&array).copied()) {
+                // a_k = (0 ≤ i < size && i == k ? v : a_k), at each ghost
+                lhs.push(cell);
+                rhs.push(Expr::Cond(
+                    Box::new(Expr::And(
+                        Box::new(self.in_range(array, &index)),
+                        Box::new(eq(index.clone(), Expr::Var(ghost))),
+                    )),
+                    Box::new(value.clone()),
+                    Box::new(Expr::Var(cell)),
+                ));
+            }
+            NodeKind::Assign { lhs, rhs, next }
+        }
+    }
+
+    /// The initialisation of `array` (to `values`, or arbitrary contents): the parallel
+    /// assignment of every cell of `array` (a skip when it has none).
+    fn init(&self, array: ArrayId, values: Option<Vec<Expr>>, next: NodeId) -> NodeKind {
+        let cells = (self.cells_of)(array);
+        let symbolic = self.sym.get(&array).copied();
+        if cells.is_empty() && symbolic.is_none() {
+            NodeKind::Skip { next }
+        } else {
+            // Arbitrary contents of a C array lie in its element type's range
+            // (reads wrap them there), so its cells start in that range.
+            let arbitrary = match self.cfg.arrays[array].range {
+                Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
+                _ => Expr::Undef,
+            };
+            let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
+            let mut rhs: Vec<Expr> = cells
+                .iter()
+                .map(|(k, _)| match &values {
+                    None => arbitrary.clone(),
+                    Some(vs) => vs
+                        .get(*k as usize)
+                        .map(|e| self.expr(e.clone()))
+                        .unwrap_or_else(|| Expr::int(0)),
+                })
+                .collect();
+            for (ghost, cell) in symbolic.into_iter().chain(self.sym2.get(&array).copied()) {
+                // The case split over the ghost: (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
+                lhs.push(cell);
+                rhs.push(match &values {
+                    None => arbitrary.clone(),
+                    Some(vs) => vs
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .fold(Expr::int(0), |acc, (i, e)| {
+                            Expr::Cond(
+                                Box::new(eq(Expr::Var(ghost), Expr::int(i as i64))),
+                                Box::new(self.expr(e.clone())),
+                                Box::new(acc),
+                            )
+                        }),
+                });
+            }
+            NodeKind::Assign { lhs, rhs, next }
+        }
+    }
+
+    /// The instantiated read the current node made, if any (the slot is emptied), with
+    /// its second-ghost instantiation when there is a second ghost.
+    fn take_inst_read(&self, id: NodeId, companions: &Companions) -> Option<crate::cfg::InstRead> {
+        let mut r = std::mem::take(&mut *self.inst.borrow_mut()).read?;
+        if let Some(&(k2, _)) = self.sym2.values().next() {
+            let (sym, sym2) = (self.sym, &self.sym2);
+            r.second = Some(crate::cfg::SecondGhost {
+                ghost: k2,
+                pairs: sym2.iter().map(|(a, (_, c2))| (sym[a].1, *c2)).collect(),
+                companion: companions
+                    .get(&id)
+                    .map(|(t, b, c, _)| crate::cfg::Companion {
+                        index: c.clone(),
+                        in_range: crate::cfg::in_range(self.cfg, *b, c),
+                        cell: sym[b].1,
+                        value: *t,
+                    }),
+            });
+        }
+        Some(r)
+    }
+
     /// `index == k`, and for a VLA also `k < size` (a cell beyond the size is out of range).
     fn hits(&self, a: ArrayId, index: &Expr, k: i64) -> Expr {
         let eq = Expr::Cmp(

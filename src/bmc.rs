@@ -196,9 +196,11 @@ pub fn bmc_within(
     loop {
         r.unwind = k;
         let res = explore(loaded, k, solvers, deadline, &mut r);
-        if std::env::var_os("LPMC_DEBUG").is_some() {
-            eprintln!("[bmc] k={k} done at {} ms", start.elapsed().as_millis());
-        }
+        tracing::debug!(
+            k,
+            elapsed_ms = %start.elapsed().as_millis(),
+            "bmc: unwinding bound explored"
+        );
         match res {
             Explored::Done(o) => {
                 r.outcome = o;

@@ -5,7 +5,7 @@
 //! counterexamples and for differential tests.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::ids::{ArrayId, NodeId, VarId};
+use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::sema::{ArraySize, Expr, Range};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
@@ -261,190 +261,91 @@ pub fn run<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, record: bool) -
 
 /// Run `main` from its entry with the given oracle and limits, recording what `rec` asks.
 pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recording) -> Run {
-    let mut m = Machine {
-        cfg,
-        oracle,
-        globals: BTreeMap::new(),
-        garrays: BTreeMap::new(),
-        stack: Vec::new(),
-        overflow: None,
-    };
-    m.stack.push(Frame {
-        vars: BTreeMap::new(),
-        arrays: BTreeMap::new(),
-        ret_point: ERROR_NODE,
-    });
+    let mut m = Machine::new(cfg, oracle);
+    let mut log = RunLog::new(rec);
     let mut node = cfg.procs[cfg.main].entry;
-    let mut path = Vec::new();
-    let mut changes: Vec<Vec<(String, BigInt)>> = Vec::new();
-    let mut steps = 0;
     loop {
-        if steps >= limits.max_steps
-            || (steps & 0x3fff == 0x3fff
-                && limits.until.is_some_and(|u| std::time::Instant::now() >= u))
-        {
-            return Run {
-                outcome: Outcome::StepLimit,
-                steps,
-                path,
-                changes,
-                overflow: m.overflow,
-            };
+        if log.out_of_steps(&limits) {
+            return log.finish(Outcome::StepLimit, m.overflow);
         }
         let mut at = At {
-            step: steps,
+            step: log.steps,
             node,
             undef: 0,
             read: 0,
         };
-        let record = rec.path && (steps < rec.changes_head || steps >= rec.changes_tail);
-        steps += 1;
-        if rec.path {
-            path.push(node);
-            changes.push(Vec::new());
-        }
-        let next = match &cfg.nodes[node].kind {
-            NodeKind::Error => unreachable_error(),
-            NodeKind::Skip { next } => *next,
-            NodeKind::Assign { lhs, rhs, next } => {
-                let vals: Vec<BigInt> = rhs.iter().map(|e| m.eval(e, &mut at)).collect();
-                for (v, x) in lhs.iter().zip(vals) {
-                    if let Some(c) = changes.last_mut().filter(|_| record) {
-                        c.push((cfg.var_name(*v), x.clone()));
-                    }
-                    m.set(*v, x);
-                }
-                *next
-            }
-            NodeKind::ArrayWrite {
-                array,
-                index,
-                value,
-                next,
-            } => {
-                let i = m.eval(index, &mut at);
-                let x = m.eval(value, &mut at);
-                let arr = m.array_mut(*array);
-                if let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) {
-                    if let Some(c) = changes.last_mut().filter(|_| record) {
-                        c.push((format!("{}[{i}]", cfg.arrays[*array].name), x.clone()));
-                    }
-                    arr.cells.insert(i, x);
-                }
-                *next
-            }
-            NodeKind::ArrayInit {
-                array,
-                values,
-                next,
-            } => {
-                let size = m.array_size(*array);
-                let val = match values {
-                    None => ArrayVal {
-                        size,
-                        cells: BTreeMap::new(),
-                        havoc_step: Some(at.step),
-                    },
-                    Some(vs) => {
-                        let mut cells = BTreeMap::new();
-                        for (i, e) in vs.iter().enumerate() {
-                            let x = m.eval(e, &mut at);
-                            if (i as i64) < size {
-                                cells.insert(i as i64, x);
-                            }
-                        }
-                        ArrayVal {
-                            size,
-                            cells,
-                            havoc_step: None,
-                        }
-                    }
-                };
-                m.set_array(*array, val);
-                *next
-            }
-            NodeKind::Branch { cond, then, els } => {
-                if m.eval(cond, &mut at).is_zero() {
-                    *els
-                } else {
-                    *then
-                }
-            }
-            NodeKind::Assume { cond, next } => {
-                if m.eval(cond, &mut at).is_zero() {
-                    return Run {
-                        outcome: Outcome::Blocked { at: node },
-                        steps,
-                        path,
-                        changes,
-                        overflow: m.overflow,
-                    };
-                }
-                *next
-            }
-            NodeKind::Call {
-                proc,
-                args,
-                ret_point,
-            } => {
-                if m.stack.len() >= limits.max_depth {
-                    return Run {
-                        outcome: Outcome::DepthLimit,
-                        steps,
-                        path,
-                        changes,
-                        overflow: m.overflow,
-                    };
-                }
-                let vals: Vec<BigInt> = args.iter().map(|e| m.eval(e, &mut at)).collect();
-                let callee = &cfg.procs[*proc];
-                if let Some(c) = changes.last_mut().filter(|_| record) {
-                    for (v, x) in callee.formals.iter().zip(&vals) {
-                        c.push((cfg.var_name(*v), x.clone()));
-                    }
-                }
-                let vars = callee.formals.iter().copied().zip(vals).collect();
-                m.stack.push(Frame {
-                    vars,
-                    arrays: BTreeMap::new(),
-                    ret_point: *ret_point,
-                });
-                callee.entry
-            }
-            NodeKind::Exit => {
-                let frame = m.stack.pop().expect("the stack holds main's frame");
-                if m.stack.is_empty() {
-                    return Run {
-                        outcome: Outcome::Finished,
-                        steps,
-                        path,
-                        changes,
-                        overflow: m.overflow,
-                    };
-                }
-                frame.ret_point
-            }
-            NodeKind::Stop => {
-                return Run {
-                    outcome: Outcome::Finished,
-                    steps,
-                    path,
-                    changes,
-                    overflow: m.overflow,
-                }
-            }
+        let changes = log.begin_step(node);
+        let next = match m.step(node, &mut at, limits.max_depth, changes) {
+            Flow::Next(next) => next,
+            Flow::End(outcome) => return log.finish(outcome, m.overflow),
         };
         if next == ERROR_NODE {
-            return Run {
-                outcome: Outcome::Error { at: node },
-                steps,
-                path,
-                changes,
-                overflow: m.overflow,
-            };
+            return log.finish(Outcome::Error { at: node }, m.overflow);
         }
         node = next;
     }
+}
+
+/// What a run has recorded so far: the number of steps taken, and the path and the
+/// changes that its [`Recording`] asks for.
+struct RunLog {
+    rec: Recording,
+    steps: usize,
+    path: Vec<NodeId>,
+    changes: Vec<Vec<(String, BigInt)>>,
+}
+
+/// Where a step records the variables and array cells it sets, when it records them.
+type Changes<'a> = Option<&'a mut Vec<(String, BigInt)>>;
+
+impl RunLog {
+    fn new(rec: Recording) -> RunLog {
+        RunLog {
+            rec,
+            steps: 0,
+            path: Vec::new(),
+            changes: Vec::new(),
+        }
+    }
+
+    /// Whether the run must stop before its next step: the step limit is reached, or the
+    /// time limit has passed (polled every 16384 steps).
+    fn out_of_steps(&self, limits: &Limits) -> bool {
+        let steps = self.steps;
+        steps >= limits.max_steps
+            || (steps & 0x3fff == 0x3fff
+                && limits.until.is_some_and(|u| std::time::Instant::now() >= u))
+    }
+
+    /// Count a step at `node`, and record it on the path when asked; returns where the
+    /// step's changes go, if they are recorded.
+    fn begin_step(&mut self, node: NodeId) -> Changes<'_> {
+        let rec = self.rec;
+        let record = rec.path && (self.steps < rec.changes_head || self.steps >= rec.changes_tail);
+        self.steps += 1;
+        if rec.path {
+            self.path.push(node);
+            self.changes.push(Vec::new());
+        }
+        self.changes.last_mut().filter(|_| record)
+    }
+
+    /// The run, ended with `outcome`.
+    fn finish(self, outcome: Outcome, overflow: Option<usize>) -> Run {
+        Run {
+            outcome,
+            steps: self.steps,
+            path: self.path,
+            changes: self.changes,
+            overflow,
+        }
+    }
+}
+
+/// What follows a step: the next node, or the end of the run.
+enum Flow {
+    Next(NodeId),
+    End(Outcome),
 }
 
 fn unreachable_error() -> ! {
@@ -462,7 +363,174 @@ pub fn count_sites(e: &Expr) -> (u32, u32) {
     (u, r)
 }
 
-impl<O: Oracle> Machine<'_, O> {
+impl<'c, O: Oracle> Machine<'c, O> {
+    /// The machine at `main`'s entry: no value set yet, and `main`'s frame on the stack.
+    fn new(cfg: &'c Cfg, oracle: &'c mut O) -> Self {
+        let mut m = Machine {
+            cfg,
+            oracle,
+            globals: BTreeMap::new(),
+            garrays: BTreeMap::new(),
+            stack: Vec::new(),
+            overflow: None,
+        };
+        m.stack.push(Frame {
+            vars: BTreeMap::new(),
+            arrays: BTreeMap::new(),
+            ret_point: ERROR_NODE,
+        });
+        m
+    }
+
+    /// Execute `node` (at step `at.step`), recording the values it sets in `changes`.
+    fn step(&mut self, node: NodeId, at: &mut At, max_depth: usize, changes: Changes<'_>) -> Flow {
+        let cfg = self.cfg;
+        let next = match &cfg.nodes[node].kind {
+            NodeKind::Error => unreachable_error(),
+            NodeKind::Skip { next } => *next,
+            NodeKind::Assign { lhs, rhs, next } => {
+                self.assign(lhs, rhs, at, changes);
+                *next
+            }
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                next,
+            } => {
+                self.write(*array, index, value, at, changes);
+                *next
+            }
+            NodeKind::ArrayInit {
+                array,
+                values,
+                next,
+            } => {
+                self.init(*array, values.as_deref(), at);
+                *next
+            }
+            NodeKind::Branch { cond, then, els } => {
+                if self.eval(cond, at).is_zero() {
+                    *els
+                } else {
+                    *then
+                }
+            }
+            NodeKind::Assume { cond, next } => {
+                if self.eval(cond, at).is_zero() {
+                    return Flow::End(Outcome::Blocked { at: node });
+                }
+                *next
+            }
+            NodeKind::Call {
+                proc,
+                args,
+                ret_point,
+            } => return self.call(*proc, args, *ret_point, at, max_depth, changes),
+            NodeKind::Exit => {
+                let frame = self.stack.pop().expect("the stack holds main's frame");
+                if self.stack.is_empty() {
+                    return Flow::End(Outcome::Finished);
+                }
+                frame.ret_point
+            }
+            NodeKind::Stop => return Flow::End(Outcome::Finished),
+        };
+        Flow::Next(next)
+    }
+
+    /// The parallel assignment `lhs = rhs`: every value is evaluated before any target
+    /// changes.
+    fn assign(&mut self, lhs: &[VarId], rhs: &[Expr], at: &mut At, mut changes: Changes<'_>) {
+        let vals: Vec<BigInt> = rhs.iter().map(|e| self.eval(e, at)).collect();
+        for (v, x) in lhs.iter().zip(vals) {
+            if let Some(c) = &mut changes {
+                c.push((self.cfg.var_name(*v), x.clone()));
+            }
+            self.set(*v, x);
+        }
+    }
+
+    /// `array[index] = value`; out of range it changes nothing.
+    fn write(
+        &mut self,
+        array: ArrayId,
+        index: &Expr,
+        value: &Expr,
+        at: &mut At,
+        changes: Changes<'_>,
+    ) {
+        let cfg = self.cfg;
+        let i = self.eval(index, at);
+        let x = self.eval(value, at);
+        let arr = self.array_mut(array);
+        if let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) {
+            if let Some(c) = changes {
+                c.push((format!("{}[{i}]", cfg.arrays[array].name), x.clone()));
+            }
+            arr.cells.insert(i, x);
+        }
+    }
+
+    /// A new instance of `array`: the initialiser values (zeros after them), or arbitrary
+    /// contents named by the current step when there are none.
+    fn init(&mut self, array: ArrayId, values: Option<&[Expr]>, at: &mut At) {
+        let size = self.array_size(array);
+        let val = match values {
+            None => ArrayVal {
+                size,
+                cells: BTreeMap::new(),
+                havoc_step: Some(at.step),
+            },
+            Some(vs) => {
+                let mut cells = BTreeMap::new();
+                for (i, e) in vs.iter().enumerate() {
+                    let x = self.eval(e, at);
+                    if (i as i64) < size {
+                        cells.insert(i as i64, x);
+                    }
+                }
+                ArrayVal {
+                    size,
+                    cells,
+                    havoc_step: None,
+                }
+            }
+        };
+        self.set_array(array, val);
+    }
+
+    /// A call of `proc`: the run stops at the depth limit; else the arguments are bound to
+    /// the callee's formals in a new frame, and the run goes on at the callee's entry.
+    fn call(
+        &mut self,
+        proc: ProcId,
+        args: &[Expr],
+        ret_point: NodeId,
+        at: &mut At,
+        max_depth: usize,
+        changes: Changes<'_>,
+    ) -> Flow {
+        if self.stack.len() >= max_depth {
+            return Flow::End(Outcome::DepthLimit);
+        }
+        let cfg = self.cfg;
+        let vals: Vec<BigInt> = args.iter().map(|e| self.eval(e, at)).collect();
+        let callee = &cfg.procs[proc];
+        if let Some(c) = changes {
+            for (v, x) in callee.formals.iter().zip(&vals) {
+                c.push((cfg.var_name(*v), x.clone()));
+            }
+        }
+        let vars = callee.formals.iter().copied().zip(vals).collect();
+        self.stack.push(Frame {
+            vars,
+            arrays: BTreeMap::new(),
+            ret_point,
+        });
+        Flow::Next(callee.entry)
+    }
+
     fn frame(&mut self) -> &mut Frame {
         self.stack.last_mut().expect("the stack holds main's frame")
     }

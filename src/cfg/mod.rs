@@ -142,7 +142,7 @@ pub struct Cfg {
     pub ret: VarId,
     /// `main`.
     pub main: ProcId,
-    /// In an abstraction with symbolic cells (issue 12): the nodes whose array read at a
+    /// In an abstraction with symbolic cells: the nodes whose array read at a
     /// symbolic array is instantiated from the node's own facts (see
     /// [`crate::abstraction`]). Empty in a program's CFG.
     pub inst_reads: std::collections::BTreeMap<NodeId, InstRead>,
@@ -166,11 +166,11 @@ pub struct InstRead {
     pub reads: Vec<(VarId, VarId)>,
     /// The other arrays' symbolic cells at the same ghost.
     pub others: Vec<VarId>,
-    /// With a second ghost `k2` (`k < k2`, issue 12): how the read is instantiated.
+    /// With a second ghost `k2` (`k < k2`): how the read is instantiated.
     pub second: Option<SecondGhost>,
 }
 
-/// An instantiated read with two ghosts `k1 < k2` (sortedness, issue 12). The read's
+/// An instantiated read with two ghosts `k1 < k2` (for sortedness). The read's
 /// expression is `(0 ≤ index < size ? inst : u)`: the instantiation alone gives `inst` its
 /// value. At `index == k1` (or `k2`) it is the state's own cell; otherwise a partner with one
 /// ghost at `index` and the other at the state's other ghost (the one on the far side), or
@@ -208,7 +208,7 @@ impl InstRead {
 }
 
 impl Cfg {
-    /// The ghost indices of the symbolic cells (issue 12), in order: none, `k`, or `k1, k2`.
+    /// The ghost indices of the symbolic cells, in order: none, `k`, or `k1, k2`.
     pub fn ghosts(&self) -> Vec<VarId> {
         self.vars
             .indices()

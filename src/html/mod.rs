@@ -1,4 +1,4 @@
-//! The HTML report of a check (issue 14, `lpmc check --report out.html`): one
+//! The HTML report of a check (`lpmc check --report out.html`): one
 //! self-contained page (inline CSS and SVG, no script, no external resource) that shows
 //! the program and its CFG, one section per CEGAR iteration (the precision, P̂k with its
 //! rewritten statements, the abstract error trace on the source, the trace check with

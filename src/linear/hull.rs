@@ -1,4 +1,5 @@
-//! Convex hull and widening of conjunctions (issue 11: termination beyond EUREKA).
+//! Convex hull and widening of conjunctions, so that tabulation terminates on loops
+//! whose exact analysis does not (beyond EUREKA).
 //!
 //! - [`Conj::hull_within`]: the exact closed convex hull of two conjunctions over the
 //!   rationals (Benoy, King and Mesnard's projection: `x = y + z`, `A₁y ≤ λb₁`,

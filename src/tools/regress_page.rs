@@ -1,5 +1,5 @@
 //! `lpmc regress --report out.html`: the Table 2 comparison as one self-contained HTML
-//! page (issue 14), from the typed rows of [`crate::tools::regress`]: per program the
+//! page, from the typed rows of [`crate::tools::regress`]: per program the
 //! expected verdict and, per engine, the verdict coloured by its judgement (correct,
 //! WRONG, undecided) and a time bar; each program links to its own check report when
 //! `--report-dir` wrote them.

@@ -568,7 +568,7 @@ fn in_scope<T>(
     Ok(out)
 }
 
-/// One array access of a core step, for reports (`lpmc check --report`, issue 14).
+/// One array access of a core step, for reports (`lpmc check --report`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CoreAccess {
     /// The step.

@@ -1,0 +1,236 @@
+//! Expressions of the CFG builder: effects (calls, ranged nondet values, overflow checks,
+//! effects under `&&`, `||` and `?:`) are hoisted into temporaries and nodes before the
+//! node that uses them, and a node's array reads at further indices move to temporaries,
+//! so that node expressions are side-effect free and read at one index.
+
+use super::{range_cond, Builder, Hole, PENDING};
+use crate::cfg::{NodeKind, ERROR_NODE};
+use crate::diag::Span;
+use crate::ids::VarId;
+use crate::sema::{CmpOp, Expr, Range};
+
+impl Builder<'_> {
+    /// A node whose expressions read arrays at two or more different indices keeps the
+    /// reads at the first index; every other read that C evaluates unconditionally (not
+    /// under `?:`, nor the right operand of `&&`, `||`) moves to a temporary assigned just
+    /// before the node. The semantics is unchanged (a read has no effect, its index and
+    /// the arrays are those of the node's pre-state, an out-of-range read still draws its
+    /// own arbitrary value), but each node then reads at one index, which is what the read
+    /// rule of symbolic cells instantiates (one index per node, as in `a[j1] <= a[j2]`).
+    /// Returns the temporaries with the reads they take, in evaluation order.
+    pub(super) fn split_reads(&mut self, kind: &mut NodeKind, span: Span) -> Vec<(VarId, Expr)> {
+        let exprs: Vec<&mut Expr> = match kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter_mut().collect(),
+            NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            NodeKind::Call { args, .. } => args.iter_mut().collect(),
+            _ => return Vec::new(),
+        };
+        let mut first = None;
+        let mut several = false;
+        for e in &exprs {
+            e.visit(&mut |x| {
+                if let Expr::Read(_, i) = x {
+                    match &first {
+                        None => first = Some((**i).clone()),
+                        Some(f) => several |= f != &**i,
+                    }
+                }
+            });
+        }
+        let Some(first) = first.filter(|_| several) else {
+            return Vec::new();
+        };
+        let mut hoisted = Vec::new();
+        for e in exprs {
+            let old = std::mem::replace(e, Expr::Undef);
+            *e = self.hoist_reads(old, &first, &mut hoisted, span);
+        }
+        hoisted
+    }
+
+    /// `e` with its unconditionally evaluated reads at an index other than `first` (and
+    /// with no read in the index) replaced by fresh temporaries, recorded in `out`.
+    fn hoist_reads(
+        &mut self,
+        e: Expr,
+        first: &Expr,
+        out: &mut Vec<(VarId, Expr)>,
+        span: Span,
+    ) -> Expr {
+        let bx = Box::new;
+        match e {
+            Expr::Read(a, i) => {
+                let mut nested = false;
+                i.visit(&mut |x| nested |= matches!(x, Expr::Read(..)));
+                if nested || *i == *first {
+                    return Expr::Read(a, i);
+                }
+                let t = self.temp("#read", span);
+                self.vars[t].range = self.prog.arrays[a].range;
+                out.push((t, Expr::Read(a, i)));
+                Expr::Var(t)
+            }
+            Expr::Add(x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Add(bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Sub(x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Sub(bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Cmp(op, x, y) => {
+                let x = self.hoist_reads(*x, first, out, span);
+                Expr::Cmp(op, bx(x), bx(self.hoist_reads(*y, first, out, span)))
+            }
+            Expr::Scale(c, x) => Expr::Scale(c, bx(self.hoist_reads(*x, first, out, span))),
+            Expr::Div(x, c) => Expr::Div(bx(self.hoist_reads(*x, first, out, span)), c),
+            Expr::Mod(x, c) => Expr::Mod(bx(self.hoist_reads(*x, first, out, span)), c),
+            Expr::Wrap(w, x) => Expr::Wrap(w, bx(self.hoist_reads(*x, first, out, span))),
+            Expr::Not(x) => Expr::Not(bx(self.hoist_reads(*x, first, out, span))),
+            // Only the first operand of `&&`, `||` and the condition of `?:` are always
+            // evaluated.
+            Expr::And(x, y) => Expr::And(bx(self.hoist_reads(*x, first, out, span)), y),
+            Expr::Or(x, y) => Expr::Or(bx(self.hoist_reads(*x, first, out, span)), y),
+            Expr::Cond(c, x, y) => Expr::Cond(bx(self.hoist_reads(*c, first, out, span)), x, y),
+            e => e,
+        }
+    }
+
+    /// Hoist the calls and ranged nondet values out of `e` (in evaluation order), emitting
+    /// their nodes after `holes`, and return the remaining side-effect-free expression.
+    /// Effects under `&&`, `||` and `?:` are lowered with branches, so they happen only
+    /// when C evaluates them.
+    pub(super) fn pure(&mut self, e: Expr, holes: &mut Vec<Hole>, span: Span) -> Expr {
+        if !e.has_effects() {
+            return e;
+        }
+        let bx = Box::new;
+        match e {
+            Expr::Call(proc, args, cspan) => {
+                let args: Vec<Expr> = args
+                    .into_iter()
+                    .map(|a| self.pure(a, holes, cspan))
+                    .collect();
+                let t = self.temp(&format!("{}#result", self.prog.procs[proc].name), cspan);
+                let (_, h) = self.call(proc, args, cspan, std::mem::take(holes));
+                *holes = self.assign(vec![t], vec![Expr::Var(self.prog.ret)], cspan, h);
+                Expr::Var(t)
+            }
+            Expr::Overflow(w, a) => {
+                // t = a; assert(lo <= t <= hi): a signed overflow is an error location.
+                let a = self.pure(*a, holes, span);
+                let t = self.temp("#checked", span);
+                let h = self.assign(vec![t], vec![a], span, std::mem::take(holes));
+                let fits = range_cond(Range::Int(w), t).unwrap_or(Expr::int(1));
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: fits,
+                        then: PENDING,
+                        els: ERROR_NODE,
+                    },
+                    span,
+                    h,
+                );
+                *holes = vec![Hole::Then(br)];
+                Expr::Var(t)
+            }
+            Expr::Nondet(range, nspan) => {
+                let t = self.temp("#nondet", nspan);
+                self.vars[t].range = range;
+                *holes = self.havoc(t, nspan, std::mem::take(holes));
+                Expr::Var(t)
+            }
+            Expr::And(a, b) if b.has_effects() => self.short_circuit(*a, *b, true, holes, span),
+            Expr::Or(a, b) if b.has_effects() => self.short_circuit(*a, *b, false, holes, span),
+            Expr::Cond(c, x, y) if x.has_effects() || y.has_effects() => {
+                let c = self.pure(*c, holes, span);
+                let t = self.temp("#cond", span);
+                let br = self.node(
+                    NodeKind::Branch {
+                        cond: c,
+                        then: PENDING,
+                        els: PENDING,
+                    },
+                    span,
+                    std::mem::take(holes),
+                );
+                let mut th = vec![Hole::Then(br)];
+                let xv = self.pure(*x, &mut th, span);
+                let mut out = self.assign(vec![t], vec![xv], span, th);
+                let mut el = vec![Hole::Else(br)];
+                let yv = self.pure(*y, &mut el, span);
+                out.extend(self.assign(vec![t], vec![yv], span, el));
+                *holes = out;
+                Expr::Var(t)
+            }
+            Expr::Read(a, i) => Expr::Read(a, bx(self.pure(*i, holes, span))),
+            Expr::Add(a, b) => {
+                let a = self.pure(*a, holes, span);
+                Expr::Add(bx(a), bx(self.pure(*b, holes, span)))
+            }
+            Expr::Sub(a, b) => {
+                let a = self.pure(*a, holes, span);
+                Expr::Sub(bx(a), bx(self.pure(*b, holes, span)))
+            }
+            Expr::Scale(c, a) => Expr::Scale(c, bx(self.pure(*a, holes, span))),
+            Expr::Div(a, c) => Expr::Div(bx(self.pure(*a, holes, span)), c),
+            Expr::Mod(a, c) => Expr::Mod(bx(self.pure(*a, holes, span)), c),
+            Expr::Wrap(w, a) => Expr::Wrap(w, bx(self.pure(*a, holes, span))),
+            Expr::Cmp(op, a, b) => {
+                let a = self.pure(*a, holes, span);
+                Expr::Cmp(op, bx(a), bx(self.pure(*b, holes, span)))
+            }
+            Expr::Not(a) => Expr::Not(bx(self.pure(*a, holes, span))),
+            Expr::And(a, b) => {
+                let a = self.pure(*a, holes, span);
+                Expr::And(bx(a), b)
+            }
+            Expr::Or(a, b) => {
+                let a = self.pure(*a, holes, span);
+                Expr::Or(bx(a), b)
+            }
+            Expr::Cond(c, x, y) => Expr::Cond(bx(self.pure(*c, holes, span)), x, y),
+            e @ (Expr::Const(_) | Expr::Var(_) | Expr::Undef) => e,
+        }
+    }
+
+    /// `a && b` (`is_and`) or `a || b` where `b` has effects: `b` is evaluated only when
+    /// C would evaluate it; the 0/1 result goes into a temporary.
+    fn short_circuit(
+        &mut self,
+        a: Expr,
+        b: Expr,
+        is_and: bool,
+        holes: &mut Vec<Hole>,
+        span: Span,
+    ) -> Expr {
+        let a = self.pure(a, holes, span);
+        let t = self.temp(if is_and { "#and" } else { "#or" }, span);
+        let br = self.node(
+            NodeKind::Branch {
+                cond: a,
+                then: PENDING,
+                els: PENDING,
+            },
+            span,
+            std::mem::take(holes),
+        );
+        let (mut eval, short) = if is_and {
+            (vec![Hole::Then(br)], vec![Hole::Else(br)])
+        } else {
+            (vec![Hole::Else(br)], vec![Hole::Then(br)])
+        };
+        let bv = self.pure(b, &mut eval, span);
+        let nonzero = Expr::Cmp(CmpOp::Ne, Box::new(bv), Box::new(Expr::int(0)));
+        let mut out = self.assign(vec![t], vec![nonzero], span, eval);
+        out.extend(self.assign(
+            vec![t],
+            vec![Expr::int(if is_and { 0 } else { 1 })],
+            span,
+            short,
+        ));
+        *holes = out;
+        Expr::Var(t)
+    }
+}

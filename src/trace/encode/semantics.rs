@@ -1,0 +1,308 @@
+//! The semantics of expressions and nodes as SMT terms, mirroring `interp` (site
+//! numbering included): reads and writes of SMT arrays guarded by the range, C's
+//! truncating division and remainder, wrapping, and one step's constraints per node.
+
+use super::simplify::{fold, V};
+use super::{Access, Arr, Fail, Frame, PathEncoder, ReadSite};
+use crate::cfg::NodeKind;
+use crate::ids::NodeId;
+use crate::interp::Site;
+use crate::sema::{Expr, Range};
+use crate::smt::{SmtBackend, Sort, Term};
+use num_bigint::BigInt;
+use std::collections::BTreeMap;
+
+impl PathEncoder<'_> {
+    fn in_range(index: &Term, size: &Term) -> Term {
+        fold(Term::and([
+            fold(Term::le(Term::int(0), index.clone())),
+            fold(Term::lt(index.clone(), size.clone())),
+        ]))
+    }
+
+    fn int(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(smt, e)?.int())
+    }
+
+    pub(super) fn boolean(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<Term, Fail> {
+        Ok(self.expr(smt, e)?.bool())
+    }
+
+    /// C's truncating quotient of the symbol-or-literal `t` by `c > 0`.
+    fn trunc_div(t: &Term, c: &BigInt) -> Term {
+        if let Term::Int(n) = t {
+            return Term::Int(n / c);
+        }
+        Term::ite(
+            Term::ge(t.clone(), Term::int(0)),
+            Term::int_div(t.clone(), c.clone()),
+            -Term::int_div(-t.clone(), c.clone()),
+        )
+    }
+
+    fn expr(&mut self, smt: &mut dyn SmtBackend, e: &Expr) -> Result<V, Fail> {
+        let v = match e {
+            Expr::Const(n) => V::I(Term::int(n.clone())),
+            Expr::Var(v) => V::I(self.get(smt, *v)?),
+            Expr::Undef => {
+                let k = self.undef_k;
+                self.undef_k += 1;
+                let s = self.fresh(smt, &format!("u{k}"), Sort::Int)?;
+                if self.record {
+                    self.out
+                        .sites
+                        .push((self.step, self.node, Site::Undef(k), s));
+                }
+                V::I(Term::sym(s))
+            }
+            Expr::Read(a, i) => {
+                let k = self.read_k;
+                self.read_k += 1;
+                let i = self.int(smt, i)?;
+                let idx = self.name(smt, i)?;
+                let arr = self.array(smt, *a)?;
+                let oor = self.fresh(smt, &format!("oor{k}"), Sort::Int)?;
+                if self.record {
+                    self.out
+                        .sites
+                        .push((self.step, self.node, Site::OutOfRange(k), oor));
+                    self.out.reads.insert(
+                        (self.step, k),
+                        ReadSite {
+                            array: *a,
+                            index: idx.clone(),
+                        },
+                    );
+                    self.cur_acc.push(Access {
+                        array: *a,
+                        index: idx.clone(),
+                        write: false,
+                    });
+                }
+                let value = Term::ite(
+                    Self::in_range(&idx, &arr.size),
+                    Term::select(arr.val, idx),
+                    Term::sym(oor),
+                );
+                if let Range::Int(w) = self.cfg.arrays[*a].range {
+                    // A C array holds values of its element type (arbitrary contents
+                    // included; the interpreter brings its oracle's values into range).
+                    let v = self.name(smt, value)?;
+                    self.out.aux.push(Term::and([
+                        Term::ge(v.clone(), Term::int(w.lo())),
+                        Term::le(v.clone(), Term::int(w.hi())),
+                    ]));
+                    V::I(v)
+                } else {
+                    V::I(value)
+                }
+            }
+            Expr::Add(x, y) => V::I(self.int(smt, x)? + self.int(smt, y)?),
+            Expr::Sub(x, y) => V::I(self.int(smt, x)? - self.int(smt, y)?),
+            Expr::Scale(c, x) => V::I(Term::scale_int(c.clone(), self.int(smt, x)?)),
+            Expr::Div(x, c) => {
+                let x = self.int(smt, x)?;
+                if *c <= BigInt::from(0) {
+                    return Err(self.invalid(format!("division by non-positive {c}")));
+                }
+                let t = self.name(smt, x)?;
+                V::I(Self::trunc_div(&t, c))
+            }
+            Expr::Mod(x, c) => {
+                let x = self.int(smt, x)?;
+                if *c <= BigInt::from(0) {
+                    return Err(self.invalid(format!("remainder by non-positive {c}")));
+                }
+                let t = self.name(smt, x)?;
+                let q = Self::trunc_div(&t, c);
+                V::I(t - fold(Term::scale_int(c.clone(), q)))
+            }
+            Expr::Wrap(w, x) => {
+                // x - 2^bits * q with a fresh integer q and the result in range (linear,
+                // no `mod`); a literal folds.
+                let x = self.int(smt, x)?;
+                let t = self.name(smt, x)?;
+                V::I(match &t {
+                    Term::Int(n) => Term::Int(w.wrap(n)),
+                    _ => {
+                        let q = self.fresh(smt, "wrap", Sort::Int)?;
+                        let r = fold(t - Term::scale_int(w.modulus(), Term::sym(q)));
+                        let r = self.name(smt, r)?;
+                        self.out.aux.push(Term::and([
+                            Term::ge(r.clone(), Term::int(w.lo())),
+                            Term::le(r.clone(), Term::int(w.hi())),
+                        ]));
+                        r
+                    }
+                })
+            }
+            Expr::Cmp(op, x, y) => {
+                use crate::sema::CmpOp;
+                let l = self.int(smt, x)?;
+                let r = self.int(smt, y)?;
+                V::B(match op {
+                    CmpOp::Lt => Term::lt(l, r),
+                    CmpOp::Le => Term::le(l, r),
+                    CmpOp::Gt => Term::gt(l, r),
+                    CmpOp::Ge => Term::ge(l, r),
+                    CmpOp::Eq => Term::eq(l, r),
+                    CmpOp::Ne => Term::ne(l, r),
+                })
+            }
+            Expr::Not(x) => V::B(Term::not(self.boolean(smt, x)?)),
+            Expr::And(x, y) => {
+                let a = self.boolean(smt, x)?;
+                let b = self.boolean(smt, y)?;
+                V::B(Term::and([a, b]))
+            }
+            Expr::Or(x, y) => {
+                let a = self.boolean(smt, x)?;
+                let b = self.boolean(smt, y)?;
+                V::B(Term::or([a, b]))
+            }
+            Expr::Cond(c, x, y) => {
+                let c = self.boolean(smt, c)?;
+                let a = self.int(smt, x)?;
+                let b = self.int(smt, y)?;
+                V::I(Term::ite(c, a, b))
+            }
+            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
+                return Err(self.invalid("a CFG expression contains a call or a nondet value"))
+            }
+        };
+        Ok(match v {
+            V::I(t) => V::I(fold(t)),
+            V::B(t) => V::B(fold(t)),
+        })
+    }
+
+    /// Encode node `n` of the current step, leaving to `next` (the successor matters for
+    /// branches only).
+    pub(crate) fn step(
+        &mut self,
+        smt: &mut dyn SmtBackend,
+        n: NodeId,
+        next: NodeId,
+    ) -> Result<(), Fail> {
+        let cfg = self.cfg;
+        let Some(node) = cfg.nodes.get(n) else {
+            return Err(self.invalid(format!("no node {n}")));
+        };
+        match &node.kind {
+            NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Stop => {}
+            NodeKind::Assign { lhs, rhs, .. } => {
+                let mut vals = Vec::with_capacity(rhs.len());
+                for e in rhs {
+                    vals.push(self.int(smt, e)?);
+                }
+                for (v, x) in lhs.iter().zip(vals) {
+                    let t = self.define(smt, &cfg.var_name(*v), x)?;
+                    self.set(*v, t);
+                }
+            }
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                ..
+            } => {
+                let i = self.int(smt, index)?;
+                let idx = self.name(smt, i)?;
+                let x = self.int(smt, value)?;
+                let arr = self.array(smt, *array)?;
+                let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
+                let upd = fold(Term::ite(
+                    Self::in_range(&idx, &arr.size),
+                    Term::store(arr.val.clone(), idx.clone(), x),
+                    arr.val,
+                ));
+                self.cur.push(Term::eq(Term::sym(s), upd));
+                self.cur_acc.push(Access {
+                    array: *array,
+                    index: idx,
+                    write: true,
+                });
+                self.set_array(
+                    *array,
+                    Arr {
+                        val: Term::sym(s),
+                        size: arr.size,
+                    },
+                );
+            }
+            NodeKind::ArrayInit { array, values, .. } => {
+                let size = self.array_size(smt, *array)?;
+                let val = match values {
+                    None => self.arbitrary(smt, self.step, *array, size.clone())?,
+                    Some(vs) => {
+                        let mut xs = Vec::with_capacity(vs.len());
+                        for e in vs {
+                            xs.push(self.int(smt, e)?);
+                        }
+                        let mut t = Term::const_array(0);
+                        for (i, x) in xs.into_iter().enumerate() {
+                            let it = Term::int(i as i64);
+                            t = match &size {
+                                Term::Int(n) if BigInt::from(i) < *n => Term::store(t, it, x),
+                                Term::Int(_) => t,
+                                _ => {
+                                    // Name the previous array: the ite mentions it twice.
+                                    let prev = self.fresh(smt, "init", Sort::IntArray)?;
+                                    self.out.aux.push(Term::eq(Term::sym(prev), t));
+                                    let p = Term::sym(prev);
+                                    let st = Term::store(p.clone(), it.clone(), x);
+                                    Term::ite(Term::lt(it, size.clone()), st, p)
+                                }
+                            };
+                        }
+                        let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
+                        self.cur.push(Term::eq(Term::sym(s), t));
+                        Term::sym(s)
+                    }
+                };
+                self.set_array(*array, Arr { val, size });
+            }
+            NodeKind::Branch { cond, then, els } => {
+                let c = self.boolean(smt, cond)?;
+                if then != els {
+                    if next == *then {
+                        self.cur.push(c);
+                    } else {
+                        self.cur.push(Term::not(c));
+                    }
+                }
+            }
+            NodeKind::Assume { cond, .. } => {
+                let c = self.boolean(smt, cond)?;
+                self.cur.push(c);
+            }
+            NodeKind::Call { proc, args, .. } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for e in args {
+                    vals.push(self.int(smt, e)?);
+                }
+                let Some(callee) = cfg.procs.get(*proc) else {
+                    return Err(self.invalid(format!("call of an unknown procedure {proc}")));
+                };
+                let mut vars = BTreeMap::new();
+                for (f, x) in callee.formals.iter().zip(vals) {
+                    let t = self.define(smt, &cfg.var_name(*f), x)?;
+                    vars.insert(*f, t);
+                }
+                let id = self.next_frame;
+                self.next_frame += 1;
+                self.stack.push(Frame {
+                    id,
+                    vars,
+                    arrays: BTreeMap::new(),
+                });
+            }
+            NodeKind::Exit => {
+                if self.stack.len() > 1 {
+                    self.stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+}
