@@ -1,7 +1,7 @@
 //! The `lpmc` command line: arguments → library → diagnostics → exit code. No logic here.
 
 use clap::{Parser, Subcommand};
-use lpmc::tools::{regress, scale};
+use lpmc::tools::{commands, regress};
 use lpmc::{
     BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded, Preprocessor,
     RunReport, Task, Unwind, Verdict,
@@ -256,7 +256,18 @@ fn run() -> ExitCode {
             timeout,
             out,
             csv,
-        } => scale_cmd(&family, max, timeout, &out, csv.as_deref()),
+        } => {
+            let args = commands::ScaleArgs {
+                family: &family,
+                max,
+                timeout_s: timeout,
+                svg: &out,
+                csv: csv.as_deref(),
+            };
+            exit_with(exe().and_then(|e| {
+                commands::scale(&e, &args, &mut std::io::stdout().lock()).map(|()| 0)
+            }))
+        }
         Cmd::Regress {
             paths,
             timeout,
@@ -264,14 +275,19 @@ fn run() -> ExitCode {
             unwind,
             report,
             report_dir,
-        } => regress_cmd(
-            &paths,
-            timeout,
-            format,
-            unwind,
-            report.as_deref(),
-            report_dir.as_deref(),
-        ),
+        } => {
+            let args = commands::RegressArgs {
+                paths: &paths,
+                timeout_s: timeout,
+                format,
+                unwind,
+                report: report.as_deref(),
+                report_dir: report_dir.as_deref(),
+            };
+            exit_with(exe().and_then(|e| {
+                commands::regress(&e, &args, &mut std::io::stdout().lock())
+            }))
+        }
         Cmd::Bmc {
             file,
             front,
@@ -578,22 +594,7 @@ fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: Verdict, 
         Some(t) => t.expected_safe(),
         None => lpmc::expected_safe_for(path),
     };
-    let line = match (expected, got) {
-        (None, _) => "expect: no expected verdict for this program".to_string(),
-        (Some(safe), Verdict::Unknown) => format!(
-            "expect: {}, got UNKNOWN: no verdict to compare",
-            if safe { "SAFE" } else { "UNSAFE" }
-        ),
-        (Some(safe), v) => {
-            let ok = (v == Verdict::Safe) == safe;
-            format!(
-                "expect: {}, got {}: {}",
-                if safe { "SAFE" } else { "UNSAFE" },
-                v.as_str(),
-                if ok { "MATCH" } else { "MISMATCH" }
-            )
-        }
-    };
+    let line = lpmc::text::expectation(expected, got);
     if json {
         eprintln!("{line}");
     } else {
@@ -601,145 +602,18 @@ fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: Verdict, 
     }
 }
 
-fn scale_cmd(
-    family: &str,
-    max: u64,
-    timeout: f64,
-    out: &std::path::Path,
-    csv: Option<&std::path::Path>,
-) -> ExitCode {
-    let families = match scale::parse_families(family) {
-        Ok(f) => f,
+/// The `lpmc` executable, whose child processes `regress` and `scale` run.
+fn exe() -> Result<PathBuf, String> {
+    std::env::current_exe().map_err(|e| format!("cannot find the lpmc executable: {e}"))
+}
+
+/// Exit 2 with the message, or with the code.
+fn exit_with(r: Result<i32, String>) -> ExitCode {
+    match r {
+        Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INPUT);
+            ExitCode::from(EXIT_INPUT)
         }
-    };
-    if !(timeout.is_finite() && timeout > 0.0) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return ExitCode::from(EXIT_INPUT);
-    }
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: cannot find the lpmc executable: {e}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let mut points = Vec::new();
-    for f in &families {
-        for n in scale::sizes(max) {
-            let ps = scale::measure(&exe, *f, n, timeout);
-            for p in &ps {
-                out!(
-                    "{:<5} N={:<8} {:<5} {:<8} {} ms",
-                    p.family,
-                    p.n,
-                    p.engine,
-                    p.verdict,
-                    p.ms
-                );
-            }
-            points.extend(ps);
-        }
-    }
-    let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
-    let title = format!(
-        "lpmc scale: {} family, time vs array size N",
-        names.join(" + ")
-    );
-    if let Err(e) = std::fs::write(out, scale::svg(&points, &title)) {
-        eprintln!("error: cannot write {}: {e}", out.display());
-        return ExitCode::from(EXIT_INPUT);
-    }
-    if let Some(c) = csv {
-        if let Err(e) = std::fs::write(c, scale::csv(&points)) {
-            eprintln!("error: cannot write {}: {e}", c.display());
-            return ExitCode::from(EXIT_INPUT);
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-fn regress_cmd(
-    paths: &[PathBuf],
-    timeout: f64,
-    format: regress::Format,
-    unwind: Unwind,
-    report: Option<&std::path::Path>,
-    report_dir: Option<&std::path::Path>,
-) -> ExitCode {
-    if !(timeout.is_finite() && timeout > 0.0) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return ExitCode::from(EXIT_INPUT);
-    }
-    if let Some(p) = paths.iter().find(|p| !p.exists()) {
-        eprintln!("error: {} does not exist", p.display());
-        return ExitCode::from(EXIT_INPUT);
-    }
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: cannot find the lpmc executable: {e}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let programs = regress::collect(paths);
-    let unwind = match unwind {
-        Unwind::Auto => "auto".to_string(),
-        Unwind::Fixed(k) => k.to_string(),
-    };
-    if let Some(d) = report_dir {
-        if let Err(e) = std::fs::create_dir_all(d) {
-            eprintln!(
-                "error: cannot create the report folder {}: {e}",
-                d.display()
-            );
-            return ExitCode::from(EXIT_INPUT);
-        }
-    }
-    let opts = regress::RegressOptions {
-        timeout_s: timeout,
-        unwind,
-        report_dir: report_dir.map(|d| d.to_path_buf()),
-    };
-    let total = programs.len();
-    let mut done = 0;
-    let rows = regress::run_all(&exe, &programs, &opts, &mut |r| {
-        done += 1;
-        eprintln!(
-            "[{done}/{total}] {}: lpmc {} ({} ms), bmc {} ({} ms)",
-            r.program, r.cegar.status, r.cegar.time_ms, r.bmc.status, r.bmc.time_ms
-        );
-    });
-    outp!("{}", regress::render(&rows, format));
-    if let Some(page) = report {
-        let href = |i: usize, r: &regress::Row| {
-            let d = report_dir?;
-            let file = d.join(regress::report_name(i, &r.program));
-            file.is_file().then(|| relative_href(page, &file))
-        };
-        let html = lpmc::tools::regress_page::render_html(&rows, &href);
-        if let Err(e) = std::fs::write(page, html) {
-            eprintln!("error: cannot write the report {}: {e}", page.display());
-            return ExitCode::from(EXIT_INPUT);
-        }
-    }
-    ExitCode::from(regress::exit_status(&rows) as u8)
-}
-
-/// The link from the page `page` to `file`: relative when `file` is in `page`'s folder
-/// or below it, else absolute.
-fn relative_href(page: &std::path::Path, file: &std::path::Path) -> String {
-    let abs = |p: &std::path::Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let file = abs(file);
-    let base = abs(page).parent().map(|p| p.to_path_buf());
-    match base.as_deref().and_then(|b| file.strip_prefix(b).ok()) {
-        Some(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/"),
-        None => format!("file://{}", file.display()),
     }
 }

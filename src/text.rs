@@ -187,3 +187,25 @@ pub fn stats_text(st: &Stats, semantics: &Semantics) -> String {
     );
     s
 }
+
+/// `--expect`: the verdict against the expected one (`Some(true)`: SAFE expected), as
+/// MATCH, MISMATCH, or why there is nothing to compare.
+pub fn expectation(expected_safe: Option<bool>, got: Verdict) -> String {
+    let name = |safe: bool| if safe { "SAFE" } else { "UNSAFE" };
+    match (expected_safe, got) {
+        (None, _) => "expect: no expected verdict for this program".to_string(),
+        (Some(safe), Verdict::Unknown) => format!(
+            "expect: {}, got UNKNOWN: no verdict to compare",
+            name(safe)
+        ),
+        (Some(safe), v) => {
+            let ok = (v == Verdict::Safe) == safe;
+            format!(
+                "expect: {}, got {}: {}",
+                name(safe),
+                v.as_str(),
+                if ok { "MATCH" } else { "MISMATCH" }
+            )
+        }
+    }
+}
