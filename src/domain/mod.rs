@@ -6,6 +6,12 @@
 
 use crate::cfg::Cfg;
 use crate::ids::{NodeId, ProcId, VarId};
+use crate::linear::{Dim, Q};
+
+/// How a fact moved along a chain at a widening point: for each linear form of its
+/// constraints, the amount both its bounds moved by (forms that stayed put are left out).
+/// Two steps of a counting loop (`i = 0`, `i = 1`, `i = 2`) give equal shifts.
+pub type Shift = Vec<(Vec<(Dim, Q)>, Q)>;
 
 /// A relational domain over a CFG (paper §4). All methods are pure functions of their
 /// arguments and the CFG given at construction, except for statistics counters.
@@ -71,6 +77,14 @@ pub trait RelDomain {
         read: &crate::cfg::InstRead,
     ) -> Vec<Self::Fact> {
         vec![self.forget(f, &read.temps())]
+    }
+
+    /// The step from `old` to `new`, two facts on one chain at a widening point, when
+    /// `new` is `old` translated: every constraint of one is a constraint of the other with
+    /// both bounds moved by the same amount, and some moved. `None` otherwise (and by
+    /// default).
+    fn shift(&self, _old: &Self::Fact, _new: &Self::Fact) -> Option<Shift> {
+        None
     }
 
     /// Whether `f` is included in the union of `gs`.

@@ -6,7 +6,7 @@
 //! boundaries, and the loop itself formats no text.
 
 use super::observe::{Observer, Phase, TabRun};
-use super::{CheckOptions, DEFAULT_MAX_REFINEMENTS, EXACT_STEPS, EXACT_TIME};
+use super::{CheckOptions, ADAPTIVE_STEPS, ADAPTIVE_TIME, DEFAULT_MAX_REFINEMENTS};
 use crate::abstraction::{abstract_program, reads_two_cells, Precision};
 use crate::cfg::Cfg;
 use crate::domain::DlcDomain;
@@ -56,8 +56,9 @@ pub(super) struct Cegar<'a> {
     learnt: Learnt,
     /// The variables of the previous abstraction, whose dimensions `learnt` refers to.
     learnt_vars: Vec<String>,
-    /// Whether an exact tabulation ran out of its budget: then every later one widens.
-    exact_failed: bool,
+    /// Whether an adaptive tabulation ran out of its budget: then every later one widens
+    /// everywhere.
+    adaptive_failed: bool,
     progress: Progress,
 }
 
@@ -83,7 +84,7 @@ impl<'a> Cegar<'a> {
             widening,
             learnt: Learnt::default(),
             learnt_vars: Vec::new(),
-            exact_failed: false,
+            adaptive_failed: false,
             progress: Progress::default(),
         }
     }
@@ -138,7 +139,8 @@ impl<'a> Cegar<'a> {
         phat
     }
 
-    /// Tabulate P̂k: exactly first ([`Cegar::exact_first`]), else with widening.
+    /// Tabulate P̂k: adaptively first ([`Cegar::adaptive_first`]), else with widening at
+    /// every widening point.
     fn tabulate(&mut self, phat: &Cfg, obs: &mut impl Observer) -> Tabulation<Conj> {
         let _span = tracing::debug_span!("tabulate").entered();
         let mut budget = self.opts.budget.clone().unwrap_or_default();
@@ -151,7 +153,7 @@ impl<'a> Cegar<'a> {
             add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
         obs.enter(Phase::Tabulate);
-        let tab = match self.exact_first(phat, &mut dom, &budget, obs) {
+        let tab = match self.adaptive_first(phat, &mut dom, &budget, obs) {
             Some(tab) => tab,
             None => {
                 dom.entail.per_disjunct_only = self.widening.enabled;
@@ -164,31 +166,39 @@ impl<'a> Cegar<'a> {
         tab
     }
 
-    /// EUREKA's exact tabulation, on a small budget ([`EXACT_STEPS`], [`EXACT_TIME`] of
-    /// CPU): it decides programs with small loop and recursion bounds exactly, and gives
-    /// the cell refinement its precise traces. `None` if widening is off, or if this or
-    /// an earlier exact tabulation ran out of its budget (then every later one widens).
-    fn exact_first(
+    /// The adaptive tabulation: EUREKA's exact one, except that a widening point widens
+    /// once its chain of facts shows no sign of converging (the same shift again and
+    /// again: a loop counting towards a far bound), with the delays, thresholds and
+    /// partition atoms learnt so far. Loops and recursions that end soon stay exact, which
+    /// decides them and gives the cell refinement precise traces; the ones that would
+    /// take as many steps as their bound are widened, whatever the bound. Its budget
+    /// ([`ADAPTIVE_STEPS`], [`ADAPTIVE_TIME`] of CPU) is a safety net for chains that grow
+    /// without a repeated shift. `None` if widening is off, or if this or an earlier
+    /// adaptive tabulation ran out of its budget (then every later one widens everywhere).
+    fn adaptive_first(
         &mut self,
         phat: &Cfg,
         dom: &mut DlcDomain,
         budget: &Budget,
         obs: &mut impl Observer,
     ) -> Option<Tabulation<Conj>> {
-        if !self.widening.enabled || self.exact_failed {
+        if !self.widening.enabled || self.adaptive_failed {
             return None;
         }
-        let exact = Budget {
-            max_steps: budget.max_steps.min(EXACT_STEPS),
-            widening: Widening::off(),
-            deadline: self.deadline.sub_cpu(EXACT_TIME),
+        let adaptive = Budget {
+            max_steps: budget.max_steps.min(ADAPTIVE_STEPS),
+            widening: Widening {
+                on_divergence: true,
+                ..self.widening.clone()
+            },
+            deadline: self.deadline.sub_cpu(ADAPTIVE_TIME),
             ..budget.clone()
         };
-        let tab = tabulate(phat, dom, exact);
-        obs.tabulation(TabRun::Exact, &tab);
+        let tab = tabulate(phat, dom, adaptive);
+        obs.tabulation(TabRun::Adaptive, &tab);
         let out_of_time = matches!(tab.stop, StopReason::Exhausted(_)) && !self.deadline.expired();
         if out_of_time || matches!(tab.stop, StopReason::StepLimit | StopReason::FactLimit) {
-            self.exact_failed = true;
+            self.adaptive_failed = true;
             return None;
         }
         Some(tab)

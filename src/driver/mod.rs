@@ -52,14 +52,15 @@ pub struct CheckOptions {
 /// traces; the memory is only reserved, not committed).
 const CHECK_STACK_BYTES: usize = 512 << 20;
 
-/// Steps of the exact tabulation tried before the one with widening, per iteration.
-pub const EXACT_STEPS: u64 = 2500;
+/// Steps of the adaptive tabulation (exact where its chains converge, widened where they
+/// diverge) tried before the one that widens everywhere, per iteration.
+pub const ADAPTIVE_STEPS: u64 = 2500;
 
-/// ... and on this much CPU time of the checking thread (an exact tabulation's entailment
+/// ... and on this much CPU time of the checking thread, a safety net (an exact tabulation's entailment
 /// checks grow with the number of disjuncts at a node, so long exact runs get slow before
 /// they run out of steps). CPU time, not wall-clock time, so that load on the machine
 /// changes the point where it gives up less.
-pub const EXACT_TIME: Duration = Duration::from_millis(600);
+pub const ADAPTIVE_TIME: Duration = Duration::from_millis(600);
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;

@@ -32,8 +32,9 @@ pub enum Phase {
 /// Which tabulation of P̂k ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TabRun {
-    /// The exact one (no widening), on a small budget.
-    Exact,
+    /// The adaptive one: exact, but widened at the points whose chains diverge, on a
+    /// small budget.
+    Adaptive,
     /// The one with widening.
     Widened,
 }

@@ -36,6 +36,7 @@ pub struct Budget {
     /// Where and when to widen (default: at every widening point after
     /// [`DEFAULT_DELAY`] visits).
     pub widening: Widening,
+
 }
 
 impl Default for Budget {
@@ -77,6 +78,12 @@ pub struct Widening {
     /// sends a point here when a spurious trace went through its merged facts and nothing
     /// better was learnt.
     pub disjunctive: BTreeSet<NodeId>,
+    /// Widen at a widening point only once its chain of facts shows no sign of
+    /// converging: it has moved by the same shift [`super::DIVERGING_SHIFTS`] times in a row (a
+    /// loop counting towards a far bound, a recursion descending step by step). Elsewhere
+    /// the tabulation stays exact (as with `enabled` off), so loops that end soon are
+    /// unrolled. The delays still apply, counted along the chain.
+    pub on_divergence: bool,
 }
 
 impl Default for Widening {
@@ -87,6 +94,7 @@ impl Default for Widening {
             delays: BTreeMap::new(),
             max_disjuncts: DEFAULT_MAX_DISJUNCTS,
             disjunctive: BTreeSet::new(),
+            on_divergence: false,
         }
     }
 }

@@ -84,6 +84,10 @@ pub struct FactRec<F> {
 /// (quadratic in the facts there) gives way to an unconstrained read.
 pub const MAX_INST_FACTS: usize = 256;
 
+/// Equal shifts in a row after which a chain of facts at a widening point shows no sign of
+/// converging ([`Widening::on_divergence`]).
+pub const DIVERGING_SHIFTS: u32 = 3;
+
 /// Visits of a widening point along a chain before the engine widens there.
 pub const DEFAULT_DELAY: u32 = 3;
 

@@ -146,7 +146,7 @@ impl<D: RelDomain> Engine<'_, D> {
     /// derivation backwards, the last fact at `n` of the same activation (loop heads), of
     /// the enclosing activation (recursive entries), or the exit fact of a nested
     /// activation of the same call-graph SCC (recursive exits).
-    fn ancestor(&self, n: NodeId, cell: u32, origin: Origin) -> Option<FactId> {
+    pub(super) fn ancestor(&self, n: NodeId, cell: u32, origin: Origin) -> Option<FactId> {
         const WALK_LIMIT: usize = 1 << 16;
         let kind = self.points.kind[n];
         let scc = |f: FactId| {

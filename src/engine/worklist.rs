@@ -5,12 +5,12 @@
 
 use super::{
     live_vars, order, ret_dead_at_entry, Budget, EngineStats, FactId, FactRec, Origin, Points,
-    StopReason, Tabulation,
+    StopReason, Tabulation, DIVERGING_SHIFTS,
 };
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::domain::RelDomain;
+use crate::domain::{RelDomain, Shift};
 use crate::ids::{IndexVec, NodeId, ProcId, VarId};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 /// The state of one tabulation.
@@ -37,6 +37,12 @@ pub(super) struct Engine<'a, D: RelDomain> {
     /// Facts at nodes with an instantiated read that a later fact there contains: the
     /// read rule pairs that later fact instead (its instantiations contain theirs).
     pub(super) inst_covered: BTreeSet<FactId>,
+    /// Without widening, at widening points: the shift from each fact's ancestor and how
+    /// many equal shifts in a row end at it ([`Budget::widen_diverging_after`]).
+    shifts: BTreeMap<FactId, (Shift, u32)>,
+    /// Without widening: the widening points whose chains kept growing by equal shifts,
+    /// where the tabulation widens from then on.
+    diverging: BTreeSet<NodeId>,
 }
 
 impl<'a, D: RelDomain> Engine<'a, D> {
@@ -77,6 +83,8 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             points: Points::of(cfg),
             inst_saturated: BTreeSet::new(),
             inst_covered: BTreeSet::new(),
+            shifts: BTreeMap::new(),
+            diverging: BTreeSet::new(),
         }
     }
 
@@ -133,8 +141,11 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         if self.is_entailed(n, &fact) {
             return None;
         }
-        if !(self.budget.widening.enabled && self.points.is_point(n)) {
+        if !self.points.is_point(n) || !self.budget.widening.enabled {
             return Some(self.push(n, fact, origin, 0, false, 0));
+        }
+        if self.budget.widening.on_divergence && !self.diverging.contains(&n) {
+            return Some(self.add_exact_at_point(n, fact, origin));
         }
         let mut added = None;
         let parts = self.dom.split(self.cfg, n, &fact);
@@ -143,6 +154,28 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             added = self.add_at_point(n, part, cell, split, origin).or(added);
         }
         added
+    }
+
+    /// At widening point `n`, before its chain shows signs of diverging
+    /// ([`Widening::on_divergence`]): the fact is kept as it is, with its depth on the
+    /// chain and its shift from its ancestor; after [`DIVERGING_SHIFTS`] equal shifts in a
+    /// row the tabulation widens at `n` from then on.
+    fn add_exact_at_point(&mut self, n: NodeId, fact: D::Fact, origin: Origin) -> FactId {
+        let anc = self.ancestor(n, 0, origin);
+        let depth = anc.map_or(0, |a| self.t.facts[a.0 as usize].depth + 1);
+        let shift = anc.and_then(|a| self.dom.shift(&self.t.facts[a.0 as usize].fact, &fact));
+        let id = self.push(n, fact, origin, depth, false, 0);
+        if let (Some(a), Some(shift)) = (anc, shift) {
+            let run = match self.shifts.get(&a) {
+                Some((s, k)) if *s == shift => k + 1,
+                _ => 1,
+            };
+            if run >= DIVERGING_SHIFTS {
+                self.diverging.insert(n);
+            }
+            self.shifts.insert(id, (shift, run));
+        }
+        id
     }
 
     pub(super) fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {

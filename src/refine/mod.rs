@@ -115,6 +115,7 @@ pub fn refine(
         };
         match &cfg.nodes[n].kind {
             NodeKind::Assign { rhs, .. } => rhs.iter().for_each(&mut reads),
+            NodeKind::Call { args, .. } => args.iter().for_each(&mut reads),
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads(cond),
             _ => {}
         }

@@ -17,8 +17,13 @@ impl Builder<'_> {
     /// the arrays are those of the node's pre-state, an out-of-range read still draws its
     /// own arbitrary value), but each node then reads at one index, which is what the read
     /// rule of symbolic cells instantiates (one index per node, as in `a[j1] <= a[j2]`).
+    /// A call's arguments keep no read at all: the read rule is applied where a node
+    /// steps to its successor, which a call does not do (it enters the callee), so every
+    /// read of an argument moves to a temporary before the call (`f(a[j])` is
+    /// `#read = a[j]; f(#read)`).
     /// Returns the temporaries with the reads they take, in evaluation order.
     pub(super) fn split_reads(&mut self, kind: &mut NodeKind, span: Span) -> Vec<(VarId, Expr)> {
+        let call = matches!(kind, NodeKind::Call { .. });
         let exprs: Vec<&mut Expr> = match kind {
             NodeKind::Assign { rhs, .. } => rhs.iter_mut().collect(),
             NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
@@ -38,23 +43,26 @@ impl Builder<'_> {
                 }
             });
         }
-        let Some(first) = first.filter(|_| several) else {
-            return Vec::new();
+        let keep = match first {
+            Some(_) if call => None,
+            Some(f) if several => Some(f),
+            _ => return Vec::new(),
         };
         let mut hoisted = Vec::new();
         for e in exprs {
             let old = std::mem::replace(e, Expr::Undef);
-            *e = self.hoist_reads(old, &first, &mut hoisted, span);
+            *e = self.hoist_reads(old, keep.as_ref(), &mut hoisted, span);
         }
         hoisted
     }
 
-    /// `e` with its unconditionally evaluated reads at an index other than `first` (and
-    /// with no read in the index) replaced by fresh temporaries, recorded in `out`.
+    /// `e` with its unconditionally evaluated reads at an index other than `first` (any
+    /// index when there is none; and with no read in the index) replaced by fresh
+    /// temporaries, recorded in `out`.
     fn hoist_reads(
         &mut self,
         e: Expr,
-        first: &Expr,
+        first: Option<&Expr>,
         out: &mut Vec<(VarId, Expr)>,
         span: Span,
     ) -> Expr {
@@ -63,7 +71,7 @@ impl Builder<'_> {
             Expr::Read(a, i) => {
                 let mut nested = false;
                 i.visit(&mut |x| nested |= matches!(x, Expr::Read(..)));
-                if nested || *i == *first {
+                if nested || first == Some(&*i) {
                     return Expr::Read(a, i);
                 }
                 let t = self.temp("#read", span);

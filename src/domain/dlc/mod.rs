@@ -31,7 +31,7 @@ use crate::cfg::Cfg;
 use crate::domain::encode::Fresh;
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::limits::Deadline;
-use crate::linear::{Conj, Constraint, Dim};
+use crate::linear::{Conj, Constraint, Dim, Q};
 use crate::smt::Solvers;
 use std::collections::BTreeMap;
 
@@ -130,4 +130,39 @@ impl DlcDomain {
     fn fresh_dims(c: &Conj, base: u32) -> Vec<Dim> {
         c.dims().into_iter().filter(|d| d.0 >= base).collect()
     }
+}
+
+/// The translation from `old` to `new` ([`crate::domain::RelDomain::shift`]): the same
+/// linear forms, each with both of its bounds moved by one amount (a missing bound stays
+/// missing), and some amount not zero.
+pub(crate) fn shift(old: &Conj, new: &Conj) -> Option<crate::domain::Shift> {
+    if old.rows().count() != new.rows().count() || old.is_trivially_false() || new.is_trivially_false() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for ((k0, r0), (k1, r1)) in old.rows().zip(new.rows()) {
+        if k0 != k1 {
+            return None;
+        }
+        // How one end moved: `Some(None)` if it is missing on both sides.
+        macro_rules! moved {
+            ($a:expr, $b:expr) => {
+                match (&$a, &$b) {
+                    (None, None) => None,
+                    (Some(x), Some(y)) if x.strict == y.strict => Some(&y.value - &x.value),
+                    _ => return None,
+                }
+            };
+        }
+        let d = match (moved!(r0.lo, r1.lo), moved!(r0.hi, r1.hi)) {
+            (Some(a), Some(b)) if a == b => a,
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => Q::from_integer(0.into()),
+            _ => return None,
+        };
+        if !num_traits::Zero::is_zero(&d) {
+            out.push((k0.iter().map(|(d, q)| (*d, q.clone())).collect(), d));
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }

@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 impl RelDomain for DlcDomain {
     type Fact = Conj;
 
+    fn shift(&self, old: &Conj, new: &Conj) -> Option<crate::domain::Shift> {
+        super::shift(old, new)
+    }
+
     fn initial(&mut self, cfg: &Cfg) -> Conj {
         // The read rule's ghost index ranges over its arrays' cells: `0 ≤ k` and, when
         // they all have a fixed size, `k < n` for the largest n (cells out of range are
