@@ -22,7 +22,8 @@ use crate::refine::{
 use crate::report::{counterexample, defined_behaviour_only, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
 use crate::trace::{check_with, replay, Feasibility, Trace};
-use std::collections::BTreeMap;
+use crate::ids::NodeId;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::Arc;
 
@@ -59,6 +60,8 @@ pub(super) struct Cegar<'a> {
     /// Whether an adaptive tabulation ran out of its budget: then every later one widens
     /// everywhere.
     adaptive_failed: bool,
+    /// Whether the last tabulation was the adaptive one.
+    adaptive: bool,
     progress: Progress,
 }
 
@@ -85,6 +88,7 @@ impl<'a> Cegar<'a> {
             learnt: Learnt::default(),
             learnt_vars: Vec::new(),
             adaptive_failed: false,
+            adaptive: false,
             progress: Progress::default(),
         }
     }
@@ -153,7 +157,9 @@ impl<'a> Cegar<'a> {
             add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
         obs.enter(Phase::Tabulate);
-        let tab = match self.adaptive_first(phat, &mut dom, &budget, obs) {
+        let adaptive = self.adaptive_first(phat, &mut dom, &budget, obs);
+        self.adaptive = adaptive.is_some();
+        let tab = match adaptive {
             Some(tab) => tab,
             None => {
                 dom.entail.per_disjunct_only = self.widening.enabled;
@@ -376,6 +382,10 @@ impl<'a> Cegar<'a> {
                 self.max_refinements
             ))));
         }
+        if self.adaptive && phat.ghosts().is_empty() && self.unroll(tab, err, obs) {
+            self.progress.widening_refinements += 1;
+            return Continue(());
+        }
         obs.enter(Phase::RefineWidening);
         let lesson = refine_widening(
             phat,
@@ -400,6 +410,34 @@ impl<'a> Cegar<'a> {
              no new thresholds)",
             trace.path.len()
         ))))
+    }
+}
+
+impl Cegar<'_> {
+    /// After a spurious trace of the adaptive tabulation through facts it widened where
+    /// their chains diverged: those points stay exact from now on (the loops are unrolled,
+    /// within the adaptive tabulation's budget; past it, every later tabulation widens
+    /// everywhere and learns where and how). Whether there was such a point. (With
+    /// symbolic cells the property is ∀-shaped: unrolling cannot prove it faster than the
+    /// loop's bound, and the refinement of the widening learns partition atoms instead.)
+    fn unroll(&mut self, tab: &Tabulation<Conj>, err: FactId, obs: &mut impl Observer) -> bool {
+        let widened: BTreeSet<NodeId> = tab
+            .path_facts(err)
+            .into_iter()
+            .chain(tab.partner_paths(err, MAX_PARTNER_PATHS).into_iter().flatten())
+            .map(|f| tab.fact(f))
+            .filter(|r| r.widened)
+            .map(|r| r.node)
+            .collect();
+        let new: Vec<NodeId> = widened
+            .into_iter()
+            .filter(|n| self.widening.exact_at.insert(*n))
+            .collect();
+        if new.is_empty() {
+            return false;
+        }
+        obs.unrolled(&new);
+        true
     }
 }
 

@@ -7,6 +7,7 @@ use crate::abstraction::Precision;
 use crate::cfg::Cfg;
 use crate::domain::DlcDomain;
 use crate::engine::{FactId, Tabulation, Widening};
+use crate::ids::NodeId;
 use crate::linear::Conj;
 use crate::refine::{Learnt, Refinement, WideningLesson, MAX_PARTNER_PATHS};
 use crate::report::Outcome;
@@ -72,6 +73,8 @@ pub trait Observer {
     /// The refinement of the widening learnt `lesson` (maybe nothing); `learnt` is all
     /// that was learnt so far.
     fn widening_refined(&mut self, phat: &Cfg, lesson: &WideningLesson, learnt: &Learnt) {}
+    /// The adaptive tabulation keeps these widening points exact from now on.
+    fn unrolled(&mut self, points: &[NodeId]) {}
     /// The loop ended with `outcome`.
     fn finished(&mut self, outcome: &Outcome) {}
 }
@@ -126,6 +129,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn widening_refined(&mut self, phat: &Cfg, lesson: &WideningLesson, learnt: &Learnt) {
         self.0.widening_refined(phat, lesson, learnt);
         self.1.widening_refined(phat, lesson, learnt);
+    }
+    fn unrolled(&mut self, points: &[NodeId]) {
+        self.0.unrolled(points);
+        self.1.unrolled(points);
     }
     fn finished(&mut self, outcome: &Outcome) {
         self.0.finished(outcome);
@@ -231,6 +238,10 @@ impl Observer for DebugLog {
             "widening refinement: {lesson:?}; splits now {:?}",
             learnt.splits
         );
+    }
+
+    fn unrolled(&mut self, points: &[NodeId]) {
+        tracing::debug!("unrolled exactly from now on: {points:?}");
     }
 
     fn finished(&mut self, outcome: &Outcome) {

@@ -219,6 +219,17 @@ impl Observer for Recorder<'_> {
         }
     }
 
+    fn unrolled(&mut self, points: &[NodeId]) {
+        self.stats.widening_refinements += 1;
+        let cfg = &self.loaded.cfg;
+        let all = Points::of(cfg);
+        let text = points
+            .iter()
+            .map(|n| format!("{}: unrolled exactly from now on", self.point_name(cfg, &all, *n)))
+            .collect();
+        iteration::widening_refined(&mut self.iterations, text);
+    }
+
     fn finished(&mut self, _outcome: &Outcome) {
         let now = self.clock();
         iteration::close(&mut self.iterations, now);

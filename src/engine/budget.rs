@@ -84,6 +84,10 @@ pub struct Widening {
     /// the tabulation stays exact (as with `enabled` off), so loops that end soon are
     /// unrolled. The delays still apply, counted along the chain.
     pub on_divergence: bool,
+    /// With `on_divergence`: points that stay exact even when their chains diverge (a
+    /// spurious trace went through facts widened there, and the refinement chose to
+    /// unroll instead).
+    pub exact_at: BTreeSet<NodeId>,
 }
 
 impl Default for Widening {
@@ -95,6 +99,7 @@ impl Default for Widening {
             max_disjuncts: DEFAULT_MAX_DISJUNCTS,
             disjunctive: BTreeSet::new(),
             on_divergence: false,
+            exact_at: BTreeSet::new(),
         }
     }
 }

@@ -38,7 +38,7 @@ pub(super) struct Engine<'a, D: RelDomain> {
     /// read rule pairs that later fact instead (its instantiations contain theirs).
     pub(super) inst_covered: BTreeSet<FactId>,
     /// Without widening, at widening points: the shift from each fact's ancestor and how
-    /// many equal shifts in a row end at it ([`Budget::widen_diverging_after`]).
+    /// many equal shifts in a row end at it ([`super::Widening::on_divergence`]).
     shifts: BTreeMap<FactId, (Shift, u32)>,
     /// Without widening: the widening points whose chains kept growing by equal shifts,
     /// where the tabulation widens from then on.
@@ -170,7 +170,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
                 Some((s, k)) if *s == shift => k + 1,
                 _ => 1,
             };
-            if run >= DIVERGING_SHIFTS {
+            if run >= DIVERGING_SHIFTS && !self.budget.widening.exact_at.contains(&n) {
                 self.diverging.insert(n);
             }
             self.shifts.insert(id, (shift, run));
