@@ -1,6 +1,7 @@
 //! Print the metamorphic variants of programs (`lpmc::metamorph`):
 //! `cargo run --example variants -- FILE...` prints each variant's name and text; with
-//! `--check`, it checks each with the CEGAR engine (10 s) beside the original instead.
+//! `--check`, it checks each with the CEGAR engine (10 s, or `--timeout=S`) beside the
+//! original instead; `--only=NAME` keeps the variants whose name starts with NAME.
 
 use lpmc::metamorph::variants;
 use lpmc::{check, load, load_path, CheckOptions, SourceFile};
@@ -8,8 +9,14 @@ use lpmc::{check, load, load_path, CheckOptions, SourceFile};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let run = args.iter().any(|a| a == "--check");
+    let option = |name: &str| {
+        args.iter()
+            .find_map(|a| a.strip_prefix(name)?.strip_prefix('='))
+    };
+    let timeout = option("--timeout").map_or(10.0, |t| t.parse().expect("--timeout=SECONDS"));
+    let only = option("--only").unwrap_or("");
     let opts = CheckOptions {
-        timeout_s: Some(10.0),
+        timeout_s: Some(timeout),
         ..Default::default()
     };
     for path in args.iter().filter(|a| !a.starts_with("--")) {
@@ -29,7 +36,10 @@ fn main() {
                 Err(e) => println!("{path}: load error: {e}"),
             }
         }
-        for v in variants(path, &text) {
+        for v in variants(path, &text)
+            .into_iter()
+            .filter(|v| v.name.starts_with(only))
+        {
             if !run {
                 println!("==== {} ({})\n{}", v.name, v.file_name, v.source);
                 continue;
