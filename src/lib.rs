@@ -57,21 +57,22 @@
 //! | 0 | `diag`, `ids`, `limits` | shared leaves: spans and diagnostics, typed indices, time and memory limits |
 //! | 1 | `linear`, [`smt`] | exact linear arithmetic; the solver interface and its cvc5 adapter |
 //! | 2 | `syntax` | text → AST |
-//! | 3 | `sema` | AST → resolved program |
-//! | 4 | `cfg` | resolved program → control-flow graph |
-//! | 5 | `interp` | the concrete interpreter over the CFG (the oracle) |
-//! | 6 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
-//! | 7 | `abstraction` | P → P̂k over tracked cells |
-//! | 8 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
-//! | 9 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
-//! | 10 | `trace` | witness → trace → SSA query on the original program |
-//! | 11 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
-//! | 12 | `report` | the outcome types every engine shares |
-//! | 13 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
-//! | 14 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 15 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 16 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
-//! | 17 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 3 | [`metamorph`] | verdict-preserving variants of a program (AST rewrites), for the metamorphic test |
+//! | 4 | `sema` | AST → resolved program |
+//! | 5 | `cfg` | resolved program → control-flow graph |
+//! | 6 | `interp` | the concrete interpreter over the CFG (the oracle) |
+//! | 7 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
+//! | 8 | `abstraction` | P → P̂k over tracked cells |
+//! | 9 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
+//! | 10 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
+//! | 11 | `trace` | witness → trace → SSA query on the original program |
+//! | 12 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
+//! | 13 | `report` | the outcome types every engine shares |
+//! | 14 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 15 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 16 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 17 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
+//! | 18 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
@@ -99,6 +100,9 @@ internal_modules! {
 pub mod smt;
 internal_modules! {
     mod syntax;
+}
+pub mod metamorph;
+internal_modules! {
     mod sema;
     mod cfg;
     mod interp;

@@ -4,15 +4,17 @@
 //! expressions are in `expr.rs`. Also [`erase_spans`] (`erase.rs`), for comparing trees
 //! modulo positions.
 
+#[cfg(test)]
 mod erase;
 mod expr;
 
 use super::ast::{
-    Decl, Expr, FuncProto, Init, Item, Param, Program, Stmt, StmtKind, Storage, Ty, VarDecl,
+    Decl, FuncProto, Init, Item, Param, Program, Stmt, StmtKind, Storage, Ty, VarDecl,
 };
 use expr::{assign_op, expr_into, incdec_into, list_into, PREC_ASSIGN, PREC_COND, PREC_UNARY};
 use std::fmt::Write;
 
+#[cfg(test)]
 pub use erase::erase_spans;
 
 /// The whole program as text.
@@ -50,13 +52,15 @@ pub fn pretty(p: &Program) -> String {
 }
 
 /// One expression as text.
-pub fn pretty_expr(e: &Expr) -> String {
+#[cfg(test)]
+pub fn pretty_expr(e: &super::ast::Expr) -> String {
     let mut out = String::new();
     expr_into(&mut out, e, 0);
     out
 }
 
 /// One statement as text (several lines for compound statements, no final newline).
+#[cfg(test)]
 pub fn pretty_stmt(s: &Stmt) -> String {
     let mut out = String::new();
     stmt_into(&mut out, s, 0);

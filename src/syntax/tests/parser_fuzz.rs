@@ -7,7 +7,6 @@ use crate::syntax::{erase_spans, parse, pretty};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-
 /// All shared benchmark texts.
 fn corpus() -> &'static [String] {
     static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
