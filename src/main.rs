@@ -284,9 +284,9 @@ fn run() -> ExitCode {
                 report: report.as_deref(),
                 report_dir: report_dir.as_deref(),
             };
-            exit_with(exe().and_then(|e| {
-                commands::regress(&e, &args, &mut std::io::stdout().lock())
-            }))
+            exit_with(
+                exe().and_then(|e| commands::regress(&e, &args, &mut std::io::stdout().lock())),
+            )
         }
         Cmd::Bmc {
             file,
