@@ -1,9 +1,9 @@
 //! The concrete interpreter over the CFG (ARCHITECTURE.md §3 semantics): mathematical
 //! integers, arbitrary locals, zero-initialised globals (through `main`'s prologue),
 //! out-of-range read = `u`, out-of-range write = no-op; a signed result out of range
-//! where C leaves it undefined ends the run ([`Outcome::Undefined`]). Values for `u`, nondet calls and
-//! arbitrary array cells come from an [`Oracle`]. It is the oracle for replaying
-//! counterexamples and for differential tests.
+//! where C leaves it undefined ends the run ([`Outcome::Undefined`]). Values for `u`,
+//! nondet calls and arbitrary array cells come from an [`Oracle`]. It is the oracle for
+//! replaying counterexamples and for differential tests.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};

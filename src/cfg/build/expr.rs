@@ -1,7 +1,8 @@
 //! Expressions of the CFG builder: effects (calls, ranged nondet values, overflow checks
-//! under `--signed-overflow error`, effects under `&&`, `||` and `?:`) are hoisted into temporaries and nodes before the
-//! node that uses them, and a node's array reads at further indices move to temporaries,
-//! so that node expressions are side-effect free and read at one index.
+//! under `--signed-overflow error`, effects under `&&`, `||` and `?:`) are hoisted into
+//! temporaries and nodes before the node that uses them, and a node's array reads at
+//! further indices move to temporaries, so that node expressions are side-effect free and
+//! read at one index.
 
 use super::{range_cond, Builder, Hole, PENDING};
 use crate::cfg::{NodeKind, ERROR_NODE};
