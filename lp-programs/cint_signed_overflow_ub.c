@@ -1,6 +1,8 @@
-// expect: unknown
-// why: the error needs INT_MAX + 1, a signed overflow: undefined behaviour in C, so lpmc
-// answers UNKNOWN and names the overflow (with --check-overflow the overflow is the error)
+// expect: safe
+// why: the error needs x = INT_MAX + 1, a signed overflow that C leaves undefined: no defined execution reaches it
+// expect-wrap: unsafe
+// expect-error: overflow
+// assumes: 11
 void reach_error() {}
 extern int __VERIFIER_nondet_int(void);
 int main() {

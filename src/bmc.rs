@@ -22,7 +22,7 @@ use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::{Loaded, Semantics};
 use crate::ids::NodeId;
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::report::{counterexample, defined_behaviour_only, Engine, GiveUp, Outcome, Proof, Verdict};
+use crate::report::{counterexample, node_lines, Engine, GiveUp, Outcome, Proof, Verdict};
 use crate::smt::{
     Cvc5Factory, Logic, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Solvers, Term,
 };
@@ -313,9 +313,12 @@ fn explore(
         level: 0,
         k,
     };
+    let enc = PathEncoder::new(cfg, false);
+    // The forks of the first encoder share its record of the overflows assumed.
+    let first = enc.clone();
     let init = State {
         node: main.entry,
-        enc: PathEncoder::new(cfg, false),
+        enc,
         frames: vec![Frame {
             ret_point: ERROR_NODE,
             visits: HashMap::new(),
@@ -348,6 +351,7 @@ fn explore(
     if let Some(why) = bound_hit {
         return Explored::Bound(format!("unwinding bound {k} reached: {why}"));
     }
+    let assumed = first.assumed_no_overflow();
     Explored::Done(Outcome::Safe(Proof {
         engine: Engine::Bmc,
         abstraction: None,
@@ -357,6 +361,8 @@ fn explore(
         bound: Some(k),
         paths: Some(report.paths),
         invariants: Default::default(),
+        // Every path that needed a signed result to fit (it was no literal in range).
+        assumed_no_overflow: node_lines(loaded, assumed),
     }))
 }
 
@@ -594,12 +600,12 @@ impl<'a> Explorer<'a> {
             // The exact check refutes it: this path does not reach the error.
             Ok(Feasibility::Infeasible { .. }) => Step::Continue,
             Ok(Feasibility::Feasible(w)) => match trace::replay(self.cfg, &tr, &w) {
-                Ok(()) => Step::Done(defined_behaviour_only(Outcome::Unsafe(counterexample(
+                Ok(()) => Step::Done(Outcome::Unsafe(counterexample(
                     Engine::Bmc,
                     loaded,
                     &tr,
                     &w,
-                )))),
+                ))),
                 Err(m) => Step::Done(Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0

@@ -1,8 +1,9 @@
 //! The concrete interpreter over the CFG (ARCHITECTURE.md §3 semantics): mathematical
 //! integers, arbitrary locals, zero-initialised globals (through `main`'s prologue),
-//! out-of-range read = `u`, out-of-range write = no-op. Values for `u`, nondet calls and
-//! arbitrary array cells come from an [`Oracle`]. It is the oracle for replaying
-//! counterexamples and for differential tests.
+//! out-of-range read = `u`, out-of-range write = no-op; a signed result out of range
+//! where C leaves it undefined ends the run ([`Outcome::Undefined`]). Values for `u`,
+//! nondet calls and arbitrary array cells come from an [`Oracle`]. It is the oracle for
+//! replaying counterexamples and for differential tests.
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
@@ -149,6 +150,13 @@ pub enum Outcome {
         /// The `assume` node.
         at: NodeId,
     },
+    /// A signed arithmetic result was out of its type's range, which C leaves undefined
+    /// ([`Expr::Overflow`]): the execution has no meaning from there on, so it is not
+    /// considered either.
+    Undefined {
+        /// The node whose expression overflowed.
+        at: NodeId,
+    },
     /// The step limit was reached.
     StepLimit,
     /// The call-depth limit was reached.
@@ -167,8 +175,8 @@ pub struct Run {
     /// Per node of `path`, the variables and array cells it set, with their new values
     /// (when recording was asked for).
     pub changes: Vec<Vec<(String, BigInt)>>,
-    /// The first step at which a signed arithmetic operation overflowed and wrapped (C:
-    /// undefined behaviour), if any.
+    /// The first step at which a signed arithmetic operation overflowed and wrapped (under
+    /// `--signed-overflow wrap`, as gcc -fwrapv; C leaves it undefined), if any.
     pub overflow: Option<usize>,
 }
 
@@ -204,6 +212,9 @@ struct Machine<'c, O: Oracle> {
     stack: Vec<Frame>,
     /// The first step whose signed arithmetic overflowed (wrapped).
     overflow: Option<usize>,
+    /// Whether the current step evaluated a signed result out of range
+    /// ([`Expr::Overflow`]): the run ends after it.
+    undefined: bool,
 }
 
 /// Whether `e` is an arithmetic operation (whose signed overflow C leaves undefined).
@@ -275,7 +286,11 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
             read: 0,
         };
         let changes = log.begin_step(node);
-        let next = match m.step(node, &mut at, limits.max_depth, changes) {
+        let flow = m.step(node, &mut at, limits.max_depth, changes);
+        if m.undefined {
+            return log.finish(Outcome::Undefined { at: node }, m.overflow);
+        }
+        let next = match flow {
             Flow::Next(next) => next,
             Flow::End(outcome) => return log.finish(outcome, m.overflow),
         };
@@ -373,6 +388,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
             garrays: BTreeMap::new(),
             stack: Vec::new(),
             overflow: None,
+            undefined: false,
         };
         m.stack.push(Frame {
             vars: BTreeMap::new(),
@@ -700,8 +716,15 @@ impl<'c, O: Oracle> Machine<'c, O> {
                     v
                 }
             }
-            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
-                panic!("internal error: CFG expressions have no calls, nondet or overflow checks")
+            Expr::Overflow(w, x) => {
+                let v = self.eval(x, at);
+                // Out of range, the run ends after this step (undefined behaviour); the
+                // value itself is never used then.
+                self.undefined |= !w.contains(&v);
+                v
+            }
+            Expr::Call(..) | Expr::Nondet(..) => {
+                panic!("internal error: CFG expressions have no calls or nondet values")
             }
         }
     }

@@ -8,7 +8,8 @@
 //!
 //! Load a program ([`load`], [`load_path`], or [`load_with`] and [`load_path_with`] with
 //! [`LoadOptions`]: the preprocessor, mathematical or C integers ([`IntModel`], by default
-//! C's for `.c`/`.i` files), the [`DataModel`]; [`Loaded::semantics`] says which
+//! C's for `.c`/`.i` files), what a signed overflow does ([`SignedOverflow`]: undefined
+//! by default, as in C), the [`DataModel`]; [`Loaded::semantics`] says which
 //! [`Semantics`] a program got), then run an engine on it: [`check`] (abstraction,
 //! tabulation and refinement, the EUREKA loop), [`bmc`] (bounded model checking),
 //! [`portfolio`] (both and a concrete search, the first definite answer wins: what
@@ -130,7 +131,7 @@ pub use crate::diag::{DiagKind, Diagnostic, SourceFile, Span};
 pub use crate::frontend::task::{expected_safe_for, is_task_file, Task, TaskError};
 pub use crate::frontend::{
     load, load_path, load_path_with, load_with, DataModel, IntModel, LoadError, LoadOptions,
-    Loaded, Preprocessor, Semantics,
+    Loaded, Preprocessor, Semantics, SignedOverflow,
 };
 
 // Limits.

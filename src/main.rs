@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 use lpmc::tools::{commands, regress};
 use lpmc::{
-    BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded, Preprocessor,
-    RunReport, Task, Unwind, Verdict,
+    BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded, Outcome,
+    Preprocessor, RunReport, SignedOverflow, Task, Unwind,
 };
 use num_bigint::BigInt;
 use std::io::{IsTerminal, Write};
@@ -60,10 +60,31 @@ struct Front {
     /// `data_model` applies unless this is given.
     #[arg(long, value_parser = parse_data_model)]
     data_model: Option<DataModel>,
-    /// Under C's integers, a signed overflow is an error location (SV-COMP's
-    /// no-overflow property) instead of wrapping.
-    #[arg(long)]
+    /// Under C's integers, what a signed arithmetic overflow does: `undefined` (the
+    /// default, as in C: the execution ends there without a verdict, and a SAFE verdict
+    /// names the lines where it assumed no overflow), `wrap` (as gcc -fwrapv) or `error`
+    /// (an error location: SV-COMP's no-overflow property).
+    #[arg(long, value_parser = parse_signed_overflow)]
+    signed_overflow: Option<SignedOverflow>,
+    /// The same as `--signed-overflow error`.
+    #[arg(long, conflicts_with = "signed_overflow")]
     check_overflow: bool,
+}
+
+impl Front {
+    /// What a signed overflow does, from `--signed-overflow` or `--check-overflow`.
+    fn signed_overflow(&self) -> SignedOverflow {
+        if self.check_overflow {
+            SignedOverflow::Error
+        } else {
+            self.signed_overflow.unwrap_or_default()
+        }
+    }
+}
+
+fn parse_signed_overflow(s: &str) -> Result<SignedOverflow, String> {
+    SignedOverflow::parse(s)
+        .ok_or_else(|| format!("`{s}` is none of `undefined`, `wrap` and `error`"))
 }
 
 fn parse_int_model(s: &str) -> Result<IntModel, String> {
@@ -199,6 +220,10 @@ enum Cmd {
         /// the `--report` page links to them.
         #[arg(long, value_name = "DIR")]
         report_dir: Option<PathBuf>,
+        /// What a signed overflow does in every check (`undefined`, `wrap`, `error`); an
+        /// expected SAFE does not apply to a counterexample through an overflow.
+        #[arg(long, value_parser = parse_signed_overflow)]
+        signed_overflow: Option<SignedOverflow>,
     },
     /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
     /// and plot time against N.
@@ -275,8 +300,10 @@ fn run() -> ExitCode {
             unwind,
             report,
             report_dir,
+            signed_overflow,
         } => {
             let args = commands::RegressArgs {
+                signed_overflow,
                 paths: &paths,
                 timeout_s: timeout,
                 format,
@@ -469,7 +496,7 @@ fn check_cmd(
         }
     }
     if out.expect {
-        print_expectation(file, task.as_ref(), report.verdict(), out.json);
+        print_expectation(file, task.as_ref(), &report.outcome, out.json);
     }
     ExitCode::from(report.verdict().exit_code() as u8)
 }
@@ -549,7 +576,7 @@ fn load_input(
 ) -> Result<(Loaded, Option<Task>), ExitCode> {
     let mut opts = LoadOptions {
         int_model: front.int_model,
-        check_overflow: front.check_overflow,
+        signed_overflow: front.signed_overflow(),
         ..LoadOptions::default()
     };
     if front.no_cpp {
@@ -589,7 +616,7 @@ fn load_input(
 
 /// `--expect`: compare the verdict with the task's (or the program's) expected verdict
 /// and print MATCH, MISMATCH, or why there is nothing to compare (on stderr with --json).
-fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: Verdict, json: bool) {
+fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: &Outcome, json: bool) {
     let expected = match task {
         Some(t) => t.expected_safe(),
         None => lpmc::expected_safe_for(path),

@@ -14,7 +14,7 @@ use crate::bmc::{bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
-use crate::report::{defined_behaviour_only, replayed_counterexample, Engine, EngineRun, GiveUp, Outcome};
+use crate::report::{replayed_counterexample, Engine, EngineRun, GiveUp, Outcome};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
 use std::sync::mpsc;
@@ -267,17 +267,9 @@ fn wait_for_cegar(
     None
 }
 
-/// The reason of an UNKNOWN portfolio answer: an error reachable only through undefined
-/// behaviour, else the limit that ran out, else the first engine's (in the order cegar,
-/// bmc, search) reason.
+/// The reason of an UNKNOWN portfolio answer: the limit that ran out, else the first
+/// engine's (in the order cegar, bmc, search) reason.
 fn unknown_reason(engines: &[Engine], answers: &[Answer], limit: Option<&GiveUp>) -> Outcome {
-    // An error reachable only through undefined behaviour says more than a time limit.
-    if let Some(a) = answers
-        .iter()
-        .find(|a| matches!(a.outcome, Outcome::Unknown(GiveUp::UndefinedBehaviour(_))))
-    {
-        return a.outcome.clone();
-    }
     if let Some(g) = limit {
         return Outcome::Unknown(g.clone());
     }
@@ -337,7 +329,7 @@ fn run_engine(
             let outcome = match search_within(&loaded.cfg, &search, deadline) {
                 SearchResult::Found { trace, witness, .. } => {
                     match replayed_counterexample(Engine::Search, loaded, &trace, &witness) {
-                        Ok(c) => defined_behaviour_only(Outcome::Unsafe(c)),
+                        Ok(c) => Outcome::Unsafe(c),
                         Err(why) => Outcome::Unknown(GiveUp::Internal(format!(
                             "a concrete run reached an error location, but its replay did not: {why}"
                         ))),

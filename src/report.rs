@@ -100,6 +100,50 @@ pub struct Proof {
     pub paths: Option<u64>,
     /// Invariants at loop heads and summaries, when the engine has them.
     pub invariants: InvariantMap,
+    /// The lines of the signed arithmetic whose overflow the proof assumed away (C leaves
+    /// it undefined, so the executions where it happens have no meaning): where the
+    /// engine's states did not keep the result in range. Empty when no overflow was
+    /// assumed (always under `--signed-overflow wrap` and `error`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumed_no_overflow: Vec<u32>,
+}
+
+impl Proof {
+    /// The assumption the proof rests on, if any: "assuming no signed overflow (undefined
+    /// in C) at lines 12, 15; `--signed-overflow error` checks them".
+    pub fn assumption(&self) -> Option<String> {
+        let lines = &self.assumed_no_overflow;
+        if lines.is_empty() {
+            return None;
+        }
+        let list = lines
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (s, them) = if lines.len() == 1 {
+            ("", "it")
+        } else {
+            ("s", "them")
+        };
+        Some(format!(
+            "assuming no signed overflow (undefined in C) at line{s} {list}; `--signed-overflow error` checks {them}"
+        ))
+    }
+}
+
+/// The lines of a program's nodes, sorted and without repetitions.
+pub fn node_lines(
+    loaded: &Loaded,
+    nodes: impl IntoIterator<Item = crate::ids::NodeId>,
+) -> Vec<u32> {
+    let cfg = &loaded.cfg;
+    let lines: std::collections::BTreeSet<u32> = nodes
+        .into_iter()
+        .filter_map(|n| cfg.nodes.get(n))
+        .map(|node| loaded.file.line_col(node.span.start).line)
+        .collect();
+    lines.into_iter().collect()
 }
 
 /// The evidence of an UNSAFE outcome: a trace whose SSA form over the original program
@@ -115,10 +159,15 @@ pub struct Counterexample {
     pub steps: Vec<TraceStep>,
     /// The number of steps of the trace.
     pub length: usize,
-    /// The line of the first signed arithmetic overflow (wrapped) along the trace, if any.
+    /// The line of the first signed arithmetic overflow along the trace, wrapped as under
+    /// `gcc -fwrapv` (`--signed-overflow wrap`), if any: C leaves it undefined.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_overflow_line: Option<u32>,
-    /// Line of the error location.
+    /// Whether the error reached is a signed overflow (`--signed-overflow error`), not an
+    /// error location of the program.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub overflow_error: bool,
+    /// Line of the error location (of the overflow, for an overflow error).
     pub error_line: u32,
 }
 
@@ -150,9 +199,6 @@ pub enum GiveUp {
     Budget(String),
     /// A defect of lpmc (a panic, an encoding the interpreter disagrees with).
     Internal(String),
-    /// The error is reached only after a signed arithmetic overflow (at this line):
-    /// undefined behaviour in C, so the program has no defined error to report.
-    UndefinedBehaviour(u32),
 }
 
 impl GiveUp {
@@ -187,7 +233,6 @@ impl GiveUp {
             GiveUp::SolverUnknown(_) => "solver-unknown",
             GiveUp::Budget(_) => "budget",
             GiveUp::Internal(_) => "internal",
-            GiveUp::UndefinedBehaviour(_) => "undefined-behaviour",
         }
     }
 }
@@ -214,23 +259,7 @@ impl fmt::Display for GiveUp {
             GiveUp::SolverUnknown(d) => write!(f, "the SMT solver gave no answer: {d}"),
             GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
             GiveUp::Internal(d) => write!(f, "internal error: {d}"),
-            GiveUp::UndefinedBehaviour(line) => write!(
-                f,
-                "an error location is reachable only after a signed integer overflow at line {line}, which is undefined behaviour in C (with wraparound, as gcc -fwrapv, the error is reachable; --check-overflow reports the overflow itself)"
-            ),
         }
-    }
-}
-
-/// Under C's integers with wraparound (no `--check-overflow`), an UNSAFE outcome whose
-/// counterexample needs a signed arithmetic overflow is UNKNOWN: C leaves that overflow
-/// undefined, so no verdict about the error location is sound for every compiler.
-pub fn defined_behaviour_only(outcome: Outcome) -> Outcome {
-    match outcome {
-        Outcome::Unsafe(c) if c.signed_overflow_line.is_some() => Outcome::Unknown(
-            GiveUp::UndefinedBehaviour(c.signed_overflow_line.unwrap_or(0)),
-        ),
-        o => o,
     }
 }
 
@@ -254,6 +283,18 @@ impl Outcome {
             Outcome::Safe(_) => Verdict::Safe,
             Outcome::Unsafe(_) => Verdict::Unsafe,
             Outcome::Unknown(_) => Verdict::Unknown,
+        }
+    }
+
+    /// The verdict as printed first: a SAFE names the assumption it rests on, if any
+    /// ("SAFE, assuming no signed overflow ...").
+    pub fn headline(&self) -> String {
+        match self {
+            Outcome::Safe(p) => match p.assumption() {
+                Some(a) => format!("SAFE, {a}"),
+                None => "SAFE".to_string(),
+            },
+            o => o.verdict().as_str().to_string(),
         }
     }
 
@@ -318,14 +359,34 @@ impl Outcome {
                 }
                 s
             }
-            Outcome::Unsafe(c) if c.engine == Engine::Search => format!(
-                "an error location is reachable: a concrete run of {} steps found it, replayed by the interpreter",
-                c.length
-            ),
-            Outcome::Unsafe(c) => format!(
-                "an error location is reachable: a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
-                c.length
-            ),
+            Outcome::Unsafe(c) => {
+                let what = if c.overflow_error {
+                    format!(
+                        "a signed integer overflow at line {} is reachable (undefined in C; --signed-overflow error reports it)",
+                        c.error_line
+                    )
+                } else {
+                    "an error location is reachable".to_string()
+                };
+                let how = if c.engine == Engine::Search {
+                    format!(
+                        "a concrete run of {} steps found it, replayed by the interpreter",
+                        c.length
+                    )
+                } else {
+                    format!(
+                        "a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
+                        c.length
+                    )
+                };
+                let mut s = format!("{what}: {how}");
+                if let Some(line) = c.signed_overflow_line {
+                    s.push_str(&format!(
+                        "; the trace wraps a signed integer overflow at line {line} (--signed-overflow wrap, as gcc -fwrapv; C leaves it undefined)"
+                    ));
+                }
+                s
+            }
             Outcome::Unknown(g) => g.to_string(),
         }
     }
@@ -458,6 +519,10 @@ fn counterexample_run(
         steps,
         length: n,
         signed_overflow_line: run.overflow.and_then(|k| t.path.get(k)).map(|n| line(*n)),
+        overflow_error: t
+            .path
+            .last()
+            .is_some_and(|n| cfg.overflow_checks.contains(n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
     };
     (c, run)
@@ -480,4 +545,73 @@ impl serde::Serialize for Outcome {
         m.serialize_entry("trace", &self.counterexample())?;
         m.end()
     }
+}
+
+/// Facts whose states [`assumed_no_overflow`] examines one by one; past them, every node
+/// with a signed result left counts as assumed (a sound over-approximation).
+const MAX_OVERFLOW_CHECKS: usize = 20_000;
+
+/// The lines where the converged tabulation `tab` of `phat` assumed that a signed result
+/// fits its type (C leaves the overflow undefined): the nodes with a signed result whose
+/// range some fact there does not imply. The proof holds for every execution that does
+/// not overflow at these lines; elsewhere the facts keep every result in range, so it
+/// holds whatever an overflow would do there.
+pub fn assumed_no_overflow(
+    file: &SourceFile,
+    phat: &crate::cfg::Cfg,
+    tab: &crate::engine::Tabulation<crate::linear::Conj>,
+) -> Vec<u32> {
+    use crate::cfg::NodeKind;
+    use crate::sema::Expr;
+    let exprs = |n: crate::ids::NodeId| -> Vec<&Expr> {
+        match phat.nodes.get(n).map(|node| &node.kind) {
+            Some(NodeKind::Assign { rhs, .. }) => rhs.iter().collect(),
+            Some(NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) => vec![cond],
+            Some(NodeKind::Call { args, .. }) => args.iter().collect(),
+            Some(NodeKind::ArrayWrite { index, value, .. }) => vec![index, value],
+            Some(NodeKind::ArrayInit {
+                values: Some(vs), ..
+            }) => vs.iter().collect(),
+            _ => Vec::new(),
+        }
+    };
+    let has_overflow = |n: crate::ids::NodeId| {
+        let mut any = false;
+        for e in exprs(n) {
+            e.visit(&mut |x| any |= matches!(x, Expr::Overflow(..)));
+        }
+        any
+    };
+    let candidates: std::collections::BTreeSet<crate::ids::NodeId> =
+        phat.nodes.indices().filter(|n| has_overflow(*n)).collect();
+    let mut assumed = std::collections::BTreeSet::new();
+    let mut checks = 0;
+    let mut exceeded = false;
+    for r in &tab.facts {
+        if !candidates.contains(&r.node) || assumed.contains(&r.node) {
+            continue;
+        }
+        if checks == MAX_OVERFLOW_CHECKS {
+            exceeded = true;
+            break;
+        }
+        checks += 1;
+        if exprs(r.node)
+            .into_iter()
+            .any(|e| crate::domain::assumes_no_overflow(e, &r.fact))
+        {
+            assumed.insert(r.node);
+        }
+    }
+    if exceeded {
+        // Not every fact was examined: the nodes left unexamined count as assumed.
+        let seen: std::collections::BTreeSet<crate::ids::NodeId> =
+            tab.facts.iter().map(|r| r.node).collect();
+        assumed.extend(candidates.into_iter().filter(|n| seen.contains(n)));
+    }
+    let lines: std::collections::BTreeSet<u32> = assumed
+        .into_iter()
+        .map(|n| file.line_col(phat.nodes[n].span.start).line)
+        .collect();
+    lines.into_iter().collect()
 }

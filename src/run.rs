@@ -23,6 +23,12 @@ pub enum RunOutcome {
         /// Its line.
         line: u32,
     },
+    /// A signed arithmetic result at this line was out of its type's range, which C
+    /// leaves undefined: the execution stops there without a verdict.
+    Undefined {
+        /// Its line.
+        line: u32,
+    },
     /// The step limit was reached.
     StepLimit,
     /// The call-depth limit was reached.
@@ -43,6 +49,10 @@ impl RunOutcome {
             RunOutcome::Blocked { line } => {
                 format!("stopped by a false assumption at line {line}")
             }
+            RunOutcome::Undefined { line } => format!(
+                "stopped by undefined behaviour: a signed integer overflow at line {line} \
+                 (--signed-overflow wrap makes it wrap, error reports it)"
+            ),
             RunOutcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
             RunOutcome::DepthLimit => "call-depth limit reached without error".to_string(),
         }
@@ -65,6 +75,7 @@ fn report(loaded: &Loaded, r: interp::Run) -> RunReport {
             Outcome::Error { at } => RunOutcome::Error { line: line(at) },
             Outcome::Finished => RunOutcome::Finished,
             Outcome::Blocked { at } => RunOutcome::Blocked { line: line(at) },
+            Outcome::Undefined { at } => RunOutcome::Undefined { line: line(at) },
             Outcome::StepLimit => RunOutcome::StepLimit,
             Outcome::DepthLimit => RunOutcome::DepthLimit,
         },

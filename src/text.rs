@@ -65,7 +65,7 @@ pub fn bmc_text(file: &Path, r: &BmcReport) -> String {
 /// The verdict, the reason and, for UNSAFE, the counterexample.
 pub fn outcome_text(file: &Path, o: &Outcome) -> String {
     let mut s = String::new();
-    line!(s, "{}: {}", file.display(), o.verdict().as_str());
+    line!(s, "{}: {}", file.display(), o.headline());
     line!(s, "  reason: {}", o.reason());
     if let Some(t) = o.counterexample() {
         s.push_str(&trace_text(t));
@@ -188,12 +188,20 @@ pub fn stats_text(st: &Stats, semantics: &Semantics) -> String {
     s
 }
 
-/// `--expect`: the verdict against the expected one (`Some(true)`: SAFE expected), as
-/// MATCH, MISMATCH, or why there is nothing to compare.
-pub fn expectation(expected_safe: Option<bool>, got: Verdict) -> String {
+/// `--expect`: the outcome against the expected verdict (`Some(true)`: SAFE expected), as
+/// MATCH, MISMATCH, or why there is nothing to compare. An expected SAFE (an unreach-call
+/// verdict, which ignores executions with a signed overflow) says nothing of a
+/// counterexample through a signed overflow.
+pub fn expectation(expected_safe: Option<bool>, got: &Outcome) -> String {
     let name = |safe: bool| if safe { "SAFE" } else { "UNSAFE" };
-    match (expected_safe, got) {
+    let through_overflow = got
+        .counterexample()
+        .is_some_and(|c| c.overflow_error || c.signed_overflow_line.is_some());
+    match (expected_safe, got.verdict()) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
+        (Some(true), Verdict::Unsafe) if through_overflow => {
+            "expect: SAFE, got UNSAFE through a signed overflow, which the expected verdict ignores: no verdict to compare".to_string()
+        }
         (Some(safe), Verdict::Unknown) => {
             format!("expect: {}, got UNKNOWN: no verdict to compare", name(safe))
         }

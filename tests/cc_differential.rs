@@ -1,14 +1,23 @@
 //! C's integers against a real compiler: random straight-line programs over C's integer
 //! types, with values near the types' boundaries, are compiled with the system C compiler
 //! (`cc -fwrapv`, LP64 on this machine) and run; the values they print become assertions
-//! in the same program, which lpmc's interpreter must run without reaching the error.
-//! A sample also goes through `check` (abstraction, domain, trace encoder) and `bmc`.
+//! in the same program, which lpmc's interpreter must run without reaching the error under
+//! `--signed-overflow wrap`. A sample also goes through `check` (abstraction, domain, trace
+//! encoder) and `bmc`.
+//!
+//! Signed overflow as C defines it: programs whose expressions have no constant operands
+//! (a compiler folds those without checking them) are compiled with
+//! `-fsanitize=signed-integer-overflow`; under `--signed-overflow undefined` lpmc's
+//! interpreter must stop at an overflow exactly in the cases the sanitizer reports one,
+//! and agree with the printed values in the others; a sample goes through `check` and
+//! `bmc`, where a case that overflows is SAFE (no defined execution reaches an error)
+//! with the overflow named as an assumption.
 //!
 //! Without a C compiler the test prints one line and passes.
 
 use lpmc::{
-    run_inputs, BmcOptions, CheckOptions, DataModel, GiveUp, IntModel, LoadOptions, Loaded,
-    Outcome, RunOutcome, SourceFile, Unwind, Verdict,
+    run_inputs, BmcOptions, CheckOptions, DataModel, IntModel, LoadOptions, Loaded, Outcome,
+    RunOutcome, SignedOverflow, SourceFile, Unwind, Verdict,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -23,6 +32,10 @@ const CASES: usize = 2000;
 const PER_FILE: usize = 250;
 /// Cases that also go through `check` and `bmc`.
 const SOLVER_CASES: usize = 100;
+/// Cases compiled with the overflow sanitizer, and those of them that also go through
+/// `check` and `bmc`.
+const UB_CASES: usize = 1000;
+const UB_SOLVER_CASES: usize = 60;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ty {
@@ -105,6 +118,15 @@ fn pick_ty(rng: &mut SmallRng, used_long: &mut bool) -> Ty {
     t
 }
 
+/// The types of the sanitizer's cases: signed, of rank int or more (a compiler narrows
+/// arithmetic whose result is converted to a narrower type, so it never sees that
+/// arithmetic overflow).
+const WIDE_SIGNED: &[Ty] = &[
+    ty("int", false, false),
+    ty("long", false, true),
+    ty("long long", false, false),
+];
+
 fn expr(rng: &mut SmallRng, nvars: usize, depth: u32, used_long: &mut bool) -> String {
     let leaf = depth == 0 || rng.gen_bool(0.3);
     if leaf {
@@ -173,11 +195,59 @@ fn case(rng: &mut SmallRng) -> Case {
     }
 }
 
-/// The C program that prints every case's final values, one line per case.
+/// A case for the overflow sanitizer: variables of one signed type (of rank int or more),
+/// and statements of one operation each on variables (`v2 = v0 + v1;`, `v1 = -3 * v0;`,
+/// `v0++;`, ...). A compiler folds operations on constants and simplifies expressions
+/// (`(x + y) + (y - x)` to `2 * y`, `-2 * x == 0` to `x == 0`) without checking what
+/// they drop; with one operation per statement on `volatile` variables there is nothing
+/// to fold or simplify, so the sanitizer sees every operation the program performs.
+fn ub_case(rng: &mut SmallRng) -> Case {
+    let t = WIDE_SIGNED[rng.gen_range(0..WIDE_SIGNED.len())];
+    let nvars = rng.gen_range(2..5);
+    let mut body = String::new();
+    for i in 0..nvars {
+        writeln!(body, "  {} v{i} = {};", t.name, literal(rng)).unwrap();
+    }
+    for _ in 0..rng.gen_range(2..8) {
+        let [d, a, b] = [0; 3].map(|_| format!("v{}", rng.gen_range(0..nvars)));
+        let c = [-3, -2, 2, 3][rng.gen_range(0..4)];
+        let st = match rng.gen_range(0..9) {
+            0 => format!("{d} = {a} + {b};"),
+            1 => format!("{d} = {a} - {b};"),
+            2 => format!("{d} = -{a};"),
+            3 => format!("{d}++;"),
+            4 => format!("{d}--;"),
+            5 => format!("{d} += {a};"),
+            6 => format!("{d} -= {a};"),
+            7 => format!("{d} = {a} < {b} ? {a} : {b};"),
+            _ => format!("{d} = {c} * {a};"),
+        };
+        writeln!(body, "  {st}").unwrap();
+    }
+    Case {
+        types: vec![t; nvars],
+        body,
+        uses_long: t.long,
+    }
+}
+
+/// The C program that prints every case's final values, one line per case (with the
+/// sanitizer's reports on the same stream, each before the line of its case). Its
+/// variables are `volatile`: every read is then an access of its own, so the compiler
+/// cannot simplify `(x + y) + (y - x)` to `2 * y` and lose the overflow it may have.
 fn printing_program(cases: &[Case]) -> String {
-    let mut s = String::from("#include <stdio.h>\n");
+    let mut s = String::from("#include <stdio.h>\n#include <unistd.h>\n");
     for (k, c) in cases.iter().enumerate() {
-        writeln!(s, "static void case{k}(void) {{\n{}", c.body).unwrap();
+        let body: String = c
+            .body
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match i < c.types.len() {
+                true => format!("  volatile {}\n", l.trim_start()),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        writeln!(s, "static void case{k}(void) {{\n{body}").unwrap();
         write!(s, "  printf(\"").unwrap();
         for t in &c.types {
             s.push_str(if t.unsigned { "%llu " } else { "%lld " });
@@ -193,7 +263,7 @@ fn printing_program(cases: &[Case]) -> String {
         }
         s.push_str(");\n}\n");
     }
-    s.push_str("int main(void) {\n");
+    s.push_str("int main(void) {\n  dup2(1, 2);\n  setvbuf(stdout, NULL, _IONBF, 0);\n");
     for k in 0..cases.len() {
         writeln!(s, "  case{k}();").unwrap();
     }
@@ -219,12 +289,12 @@ fn asserting_program(c: &Case, values: &[&str]) -> String {
     s
 }
 
-fn compile_and_run(dir: &std::path::Path, n: usize, src: &str) -> Option<String> {
+fn compile_and_run(dir: &std::path::Path, n: usize, src: &str, flag: &str) -> Option<String> {
     let c = dir.join(format!("cases{n}.c"));
     let exe = dir.join(format!("cases{n}"));
     std::fs::write(&c, src).unwrap();
     let out = Command::new("cc")
-        .args(["-O0", "-fwrapv", "-w", "-o"])
+        .args(["-O0", flag, "-w", "-o"])
         .arg(&exe)
         .arg(&c)
         .output()
@@ -244,8 +314,9 @@ fn cc_available() -> bool {
     Command::new("cc").arg("--version").output().is_ok()
 }
 
-fn load(src: &str, uses_long: bool, int_model: Option<IntModel>) -> Loaded {
+fn load(src: &str, uses_long: bool, int_model: Option<IntModel>, s: SignedOverflow) -> Loaded {
     let opts = LoadOptions {
+        signed_overflow: s,
         // The compiler here is LP64; without `long`, ILP32 (the default) agrees with it.
         data_model: if uses_long {
             DataModel::Lp64
@@ -261,8 +332,25 @@ fn load(src: &str, uses_long: bool, int_model: Option<IntModel>) -> Loaded {
     }
 }
 
-/// Generate the cases with the compiler's values, or `None` without a compiler.
+/// A case with the values the compiled program printed, and whether the sanitizer
+/// reported a signed overflow in it.
+type Compiled = (Case, Vec<String>, bool);
+
+/// Generate the cases with the compiler's values (`-fwrapv`), or `None` without a
+/// compiler.
 fn cases_with_values(seed: u64, n: usize) -> Option<Vec<(Case, Vec<String>)>> {
+    let all = compiled_cases(seed, n, case, "-fwrapv")?;
+    Some(all.into_iter().map(|(c, v, _)| (c, v)).collect())
+}
+
+/// Generate the cases with `gen` and compile them with `flag`, or `None` without a
+/// compiler.
+fn compiled_cases(
+    seed: u64,
+    n: usize,
+    gen: fn(&mut SmallRng) -> Case,
+    flag: &str,
+) -> Option<Vec<Compiled>> {
     if !cc_available() {
         eprintln!("skipped: C compiler differential test (no `cc` installed)");
         return None;
@@ -279,15 +367,25 @@ fn cases_with_values(seed: u64, n: usize) -> Option<Vec<(Case, Vec<String>)>> {
     let mut file = 0;
     while all.len() < n {
         let cases: Vec<Case> = (0..PER_FILE.min(n - all.len()))
-            .map(|_| case(&mut rng))
+            .map(|_| gen(&mut rng))
             .collect();
-        let out = compile_and_run(&dir, file, &printing_program(&cases))?;
+        let out = compile_and_run(&dir, file, &printing_program(&cases), flag)?;
         file += 1;
-        let lines: Vec<&str> = out.lines().collect();
+        // Each case prints one line of values, after the sanitizer's reports for it.
+        let mut lines = Vec::new();
+        let mut overflowed = false;
+        for l in out.lines() {
+            if l.contains("runtime error") {
+                overflowed = true;
+            } else {
+                lines.push((l, overflowed));
+                overflowed = false;
+            }
+        }
         assert_eq!(lines.len(), cases.len());
-        for (c, line) in cases.into_iter().zip(lines) {
+        for (c, (line, overflowed)) in cases.into_iter().zip(lines) {
             let values = line.split_whitespace().map(str::to_string).collect();
-            all.push((c, values));
+            all.push((c, values, overflowed));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -300,7 +398,7 @@ fn mismatches(cases: &[(Case, Vec<String>)], int_model: Option<IntModel>) -> Vec
     for (c, values) in cases {
         let vals: Vec<&str> = values.iter().map(String::as_str).collect();
         let src = asserting_program(c, &vals);
-        let loaded = load(&src, c.uses_long, int_model);
+        let loaded = load(&src, c.uses_long, int_model, SignedOverflow::Wrap);
         let r = run_inputs(&loaded, Vec::new(), 10_000);
         if r.outcome != RunOutcome::Finished {
             bad.push(format!("{:?} on\n{src}", r.outcome));
@@ -339,11 +437,6 @@ fn the_differential_test_catches_disabled_wraparound() {
     );
 }
 
-/// An error reached only through a signed overflow is UNKNOWN (undefined behaviour).
-fn ub(o: &Outcome, want: Verdict) -> bool {
-    want == Verdict::Unsafe && matches!(o, Outcome::Unknown(GiveUp::UndefinedBehaviour(_)))
-}
-
 /// The symbolic back ends (abstraction and domain through `check`, the SSA encoder through
 /// `check`'s trace check and `bmc`) agree with the compiler too: the program with the
 /// compiler's values is SAFE, and with one value off by one it is UNSAFE.
@@ -353,48 +446,148 @@ fn symbolic_engines_agree_with_the_c_compiler() {
         return;
     };
     for (c, values) in &cases {
-        let vals: Vec<&str> = values.iter().map(String::as_str).collect();
-        let good = asserting_program(c, &vals);
-        // Off by one in the first variable: a value the compiler did not compute. For a
-        // `_Bool`, the other value; elsewhere +1 unless it is the type's maximum.
-        let first = &values[0];
-        let off = if c.types[0].name == "_Bool" {
-            if first == "0" { "1" } else { "0" }.to_string()
-        } else if first.starts_with('-') || first == "0" {
-            (first.parse::<i128>().unwrap() + 1).to_string()
-        } else {
-            (first.parse::<i128>().unwrap() - 1).to_string()
-        };
-        let mut bad_vals = vals.clone();
-        bad_vals[0] = &off;
-        let bad = asserting_program(c, &bad_vals);
+        let (good, bad) = good_and_bad(c, values);
         for (src, want) in [(&good, Verdict::Safe), (&bad, Verdict::Unsafe)] {
-            let loaded = load(src, c.uses_long, None);
-            let r = lpmc::check(
-                &loaded,
-                &CheckOptions {
-                    timeout_s: Some(60.0),
-                    ..CheckOptions::default()
-                },
-            );
-            assert!(
-                r.verdict() == want || ub(&r.outcome, want),
-                "check on\n{src}\n{:?}",
+            let loaded = load(src, c.uses_long, None, SignedOverflow::Wrap);
+            for o in symbolic_outcomes(&loaded) {
+                assert_eq!(o.verdict(), want, "on\n{src}\n{o:?}");
+            }
+        }
+    }
+}
+
+/// The case with the compiler's values as assertions (SAFE), and with the first value
+/// off by one (UNSAFE: a value the compiler did not compute; for a `_Bool`, the other
+/// value; elsewhere +1 unless it is the type's maximum).
+fn good_and_bad(c: &Case, values: &[String]) -> (String, String) {
+    let vals: Vec<&str> = values.iter().map(String::as_str).collect();
+    let good = asserting_program(c, &vals);
+    let first = &values[0];
+    let off = if c.types[0].name == "_Bool" {
+        if first == "0" { "1" } else { "0" }.to_string()
+    } else if first.starts_with('-') || first == "0" {
+        (first.parse::<i128>().unwrap() + 1).to_string()
+    } else {
+        (first.parse::<i128>().unwrap() - 1).to_string()
+    };
+    let mut bad_vals = vals.clone();
+    bad_vals[0] = &off;
+    (good, asserting_program(c, &bad_vals))
+}
+
+/// The outcomes of `check` (CEGAR) and `bmc` on a program.
+fn symbolic_outcomes(loaded: &Loaded) -> [Outcome; 2] {
+    let r = lpmc::check(
+        loaded,
+        &CheckOptions {
+            timeout_s: Some(60.0),
+            ..CheckOptions::default()
+        },
+    );
+    let b = lpmc::bmc(
+        loaded,
+        &BmcOptions {
+            unwind: Unwind::Fixed(2),
+            timeout_s: Some(60.0),
+            ..BmcOptions::default()
+        },
+    );
+    [r.outcome, b.outcome]
+}
+
+/// Cases compiled with the overflow sanitizer, or `None` without a compiler (or without
+/// the sanitizer's runtime).
+fn sanitized_cases(seed: u64, n: usize) -> Option<Vec<Compiled>> {
+    if !cc_available() {
+        eprintln!("skipped: C compiler differential test (no `cc` installed)");
+        return None;
+    }
+    let probe = std::env::temp_dir().join(format!("lpmc-ubsan-probe-{}", std::process::id()));
+    let ok = Command::new("cc")
+        .args(["-fsanitize=signed-integer-overflow", "-x", "c", "-o"])
+        .arg(&probe)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"int main(void) { return 0; }\n")?;
+            child.wait()
+        })
+        .is_ok_and(|s| s.success());
+    let _ = std::fs::remove_file(&probe);
+    if !ok {
+        eprintln!("skipped: `cc -fsanitize=signed-integer-overflow` is not available");
+        return None;
+    }
+    compiled_cases(seed, n, ub_case, "-fsanitize=signed-integer-overflow")
+}
+
+/// Under `--signed-overflow undefined` the interpreter stops at an overflow exactly where
+/// the sanitizer reports one, and agrees with the compiler's values elsewhere.
+#[test]
+fn interpreter_agrees_with_the_overflow_sanitizer() {
+    let Some(cases) = sanitized_cases(0x0bad_c0de, UB_CASES) else {
+        return;
+    };
+    let mut bad = Vec::new();
+    let mut overflowing = 0;
+    for (c, values, overflowed) in &cases {
+        overflowing += usize::from(*overflowed);
+        let vals: Vec<&str> = values.iter().map(String::as_str).collect();
+        let src = asserting_program(c, &vals);
+        let loaded = load(&src, c.uses_long, None, SignedOverflow::Undefined);
+        let r = run_inputs(&loaded, Vec::new(), 10_000);
+        let ok = match r.outcome {
+            RunOutcome::Undefined { .. } => *overflowed,
+            RunOutcome::Finished => !*overflowed,
+            _ => false,
+        };
+        if !ok {
+            bad.push(format!(
+                "{:?} (sanitizer: overflow {overflowed}) on\n{src}",
                 r.outcome
-            );
-            let b = lpmc::bmc(
-                &loaded,
-                &BmcOptions {
-                    unwind: Unwind::Fixed(2),
-                    timeout_s: Some(60.0),
-                    ..BmcOptions::default()
-                },
-            );
-            assert!(
-                b.verdict() == want || ub(&b.outcome, want),
-                "bmc on\n{src}\n{:?}",
-                b.outcome
-            );
+            ));
+        }
+    }
+    // The generator must exercise both kinds of cases.
+    assert!(
+        overflowing > UB_CASES / 20 && overflowing < UB_CASES / 2,
+        "{overflowing} of {UB_CASES} cases overflow"
+    );
+    assert!(
+        bad.is_empty(),
+        "{} of {UB_CASES} cases differ from the sanitizer; first:\n{}",
+        bad.len(),
+        bad[0]
+    );
+}
+
+/// The symbolic engines under `--signed-overflow undefined`: a case without overflow is
+/// SAFE with the compiler's values and UNSAFE with one off by one; a case that overflows
+/// has no defined execution, so it is SAFE either way, assuming no overflow at some line.
+#[test]
+fn symbolic_engines_agree_with_the_overflow_sanitizer() {
+    let Some(cases) = sanitized_cases(0x5afe_0f10, UB_SOLVER_CASES) else {
+        return;
+    };
+    for (c, values, overflowed) in &cases {
+        let (good, bad) = good_and_bad(c, values);
+        for (src, want) in [(&good, Verdict::Safe), (&bad, Verdict::Unsafe)] {
+            let want = if *overflowed { Verdict::Safe } else { want };
+            let loaded = load(src, c.uses_long, None, SignedOverflow::Undefined);
+            for o in symbolic_outcomes(&loaded) {
+                assert_eq!(o.verdict(), want, "on\n{src}\n{o:?}");
+                if let (true, Outcome::Safe(p)) = (overflowed, &o) {
+                    assert!(!p.assumed_no_overflow.is_empty(), "on\n{src}\n{o:?}");
+                }
+            }
         }
     }
 }

@@ -154,7 +154,8 @@ pub fn expr(cfg: &Cfg, e: &Expr) -> String {
         ),
         Expr::Nondet(..) => "nondet()".into(),
         Expr::Wrap(w, a) => format!("({w}){}", p(a)),
-        Expr::Overflow(w, a) => format!("checked_{w}({})", p(a)),
+        // A signed result that must fit: C's own arithmetic, printed as written.
+        Expr::Overflow(_, a) => p(a),
     }
 }
 

@@ -146,6 +146,10 @@ pub struct Cfg {
     /// symbolic array is instantiated from the node's own facts (see
     /// [`crate::abstraction`]). Empty in a program's CFG.
     pub inst_reads: std::collections::BTreeMap<NodeId, InstRead>,
+    /// Under `--signed-overflow error`: the branches that test a signed arithmetic
+    /// result's range, whose edge into the error node is an overflow (not an error
+    /// location of the program).
+    pub overflow_checks: std::collections::BTreeSet<NodeId>,
 }
 
 /// A read `a[index]` of an array with a symbolic cell, in P̂ the expression

@@ -4,7 +4,8 @@
 //! dimension, later eliminated by Fourier–Motzkin; `!=` splits into `<` or `>`; booleans
 //! used as values are `(b ? 1 : 0)`. `e / c` and `e % c` (C truncation) get a fresh
 //! quotient `q` with `0 <= e - c*q <= c-1` when `e >= 0` and `0 <= c*q - e <= c-1` when
-//! `e < 0`.
+//! `e < 0`. A signed result that C leaves undefined out of range (`Expr::Overflow`) adds
+//! its range to the guards of its case: the executions where it overflows end there.
 
 use crate::ids::VarId;
 use crate::linear::{Constraint, Dim, LinExpr, Q};
@@ -162,6 +163,19 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             }
             out
         }
+        Expr::Overflow(w, a) => {
+            // A signed result that C leaves undefined out of range: the executions go on
+            // only where it fits, with the value itself.
+            let (lo, hi) = (LinExpr::constant(q(&w.lo())), LinExpr::constant(q(&w.hi())));
+            flatten(a, var, fresh)
+                .into_iter()
+                .map(|(mut g, x)| {
+                    g.push(Constraint::ge(&x, &lo));
+                    g.push(Constraint::le(&x, &hi));
+                    (g, x)
+                })
+                .collect()
+        }
         Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) => {
             // A boolean used as a value: (b ? 1 : 0).
             let mut out: Vec<Case> = guard(e, true, var, fresh)
@@ -191,8 +205,8 @@ pub fn flatten(e: &Expr, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Vec<C
             out
         }
         Expr::Read(..) => panic!("internal error: array reads are abstracted before tabulation"),
-        Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
-            panic!("internal error: CFG expressions have no calls, nondet or overflow checks")
+        Expr::Call(..) | Expr::Nondet(..) => {
+            panic!("internal error: CFG expressions have no calls or nondet values")
         }
     }
 }

@@ -111,7 +111,13 @@ pub trait RelDomain {
 
     /// A fact containing both `old` and `new` at widening point `n` (ideally their convex
     /// hull), or `None` if the domain cannot join (then the engine keeps `new`).
-    fn join(&mut self, _cfg: &Cfg, _n: NodeId, _old: &Self::Fact, _new: &Self::Fact) -> Option<Self::Fact> {
+    fn join(
+        &mut self,
+        _cfg: &Cfg,
+        _n: NodeId,
+        _old: &Self::Fact,
+        _new: &Self::Fact,
+    ) -> Option<Self::Fact> {
         None
     }
 
@@ -136,6 +142,6 @@ pub mod encode;
 mod tests;
 
 pub use dlc::DlcDomain;
+pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, split_atom};
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
-pub use dlc::{cur_dim, entry_dim, split_atom};

@@ -16,10 +16,10 @@ use crate::invariant::invariant_map;
 use crate::limits::Deadline;
 use crate::linear::Conj;
 use crate::refine::{
-    add_new, ghost_splits, refine, refine_widening, var_keys, Learnt, Refinement,
-    MAX_DELAY, MAX_PARTNER_PATHS,
+    add_new, ghost_splits, refine, refine_widening, var_keys, Learnt, Refinement, MAX_DELAY,
+    MAX_PARTNER_PATHS,
 };
-use crate::report::{counterexample, defined_behaviour_only, Engine, GiveUp, Outcome, Proof};
+use crate::report::{assumed_no_overflow, counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
 use crate::trace::{check_with, replay, Feasibility, Trace};
 use crate::ids::NodeId;
@@ -222,6 +222,7 @@ impl<'a> Cegar<'a> {
             bound: None,
             paths: None,
             invariants: invariant_map(&self.loaded.file, phat, tab),
+            assumed_no_overflow: assumed_no_overflow(&self.loaded.file, phat, tab),
         })
     }
 
@@ -233,10 +234,9 @@ impl<'a> Cegar<'a> {
                 "tabulation steps ({}) in iteration {k}",
                 budget.max_steps
             )),
-            StopReason::FactLimit => GiveUp::Budget(format!(
-                "disjuncts ({}) in iteration {k}",
-                budget.max_facts
-            )),
+            StopReason::FactLimit => {
+                GiveUp::Budget(format!("disjuncts ({}) in iteration {k}", budget.max_facts))
+            }
             StopReason::Exhausted(e) => GiveUp::exhausted(*e),
             StopReason::Converged | StopReason::ErrorReached(_) => {
                 GiveUp::Internal(format!("the tabulation did not stop early ({stop:?})"))
@@ -262,12 +262,7 @@ impl<'a> Cegar<'a> {
                 "on the abstract error trace: {why}"
             ))),
             Ok(Feasibility::Feasible(w)) => match replay(cfg, trace, &w) {
-                Ok(()) => defined_behaviour_only(Outcome::Unsafe(counterexample(
-                    Engine::Cegar,
-                    self.loaded,
-                    trace,
-                    &w,
-                ))),
+                Ok(()) => Outcome::Unsafe(counterexample(Engine::Cegar, self.loaded, trace, &w)),
                 Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0
@@ -295,16 +290,18 @@ impl<'a> Cegar<'a> {
             if self.add_second_ghost(obs) {
                 return Continue(());
             }
-            return Break(Outcome::Unknown(GiveUp::NoProgress(if self.cfg().has_arrays() {
-                format!(
+            return Break(Outcome::Unknown(GiveUp::NoProgress(
+                if self.cfg().has_arrays() {
+                    format!(
                     "the abstract error trace ({} steps) is infeasible, but its unsat core fixes no new array cell",
                     trace.path.len()
                 )
-            } else {
-                "the abstract error trace is infeasible, but the program has no arrays to refine: \
+                } else {
+                    "the abstract error trace is infeasible, but the program has no arrays to refine: \
                  the linear abstraction is too coarse here (e.g. it keeps no congruences)"
                     .to_string()
-            })));
+                },
+            )));
         }
         self.refine_widening(phat, tab, err, trace, obs)
     }

@@ -21,7 +21,7 @@ use crate::sema::{self, Analysis, SemaOptions};
 use crate::syntax::{self, ast};
 use std::path::Path;
 
-pub use crate::sema::{DataModel, IntModel};
+pub use crate::sema::{DataModel, IntModel, SignedOverflow};
 pub use cpp::Preprocessor;
 
 /// How to load a program.
@@ -36,8 +36,9 @@ pub struct LoadOptions {
     /// Mathematical or C integers; `None` (the default) chooses by the file: C's for
     /// `.c`, `.i` and `.h` files, mathematical for `.lp` files (EUREKA's semantics).
     pub int_model: Option<IntModel>,
-    /// Under C's integers, a signed overflow is an error location (`--check-overflow`).
-    pub check_overflow: bool,
+    /// Under C's integers, what a signed overflow does (`--signed-overflow`; default
+    /// [`SignedOverflow::Undefined`], as C defines it).
+    pub signed_overflow: SignedOverflow,
 }
 
 /// The integer semantics a program was loaded with.
@@ -47,8 +48,10 @@ pub struct Semantics {
     pub int_model: IntModel,
     /// The data model (the widths of C's types).
     pub data_model: DataModel,
-    /// Whether a signed overflow is an error location.
-    pub check_overflow: bool,
+    /// What a signed overflow does (C's integers only; mathematical integers never
+    /// overflow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_overflow: Option<SignedOverflow>,
 }
 
 impl std::fmt::Display for Semantics {
@@ -57,12 +60,12 @@ impl std::fmt::Display for Semantics {
             IntModel::Math => f.write_str("mathematical integers"),
             IntModel::C => write!(
                 f,
-                "C integers ({}{})",
+                "C integers ({}, {})",
                 self.data_model.as_str(),
-                if self.check_overflow {
-                    ", signed overflow is an error"
-                } else {
-                    ", wraparound"
+                match self.signed_overflow.unwrap_or_default() {
+                    SignedOverflow::Undefined => "signed overflow is undefined",
+                    SignedOverflow::Wrap => "signed overflow wraps",
+                    SignedOverflow::Error => "signed overflow is an error",
                 }
             ),
         }
@@ -192,7 +195,7 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
         data_model: opts.data_model,
         implicit_functions: cpp::has_system_include(file.text()),
         int_model,
-        check_overflow: opts.check_overflow,
+        signed_overflow: opts.signed_overflow,
     };
     if use_cpp {
         if let Some(at) = cpp::first_cpp_directive(file.text()) {
@@ -319,7 +322,7 @@ fn semantics(o: &SemaOptions) -> Semantics {
     Semantics {
         int_model: o.int_model,
         data_model: o.data_model,
-        check_overflow: o.check_overflow && o.int_model == IntModel::C,
+        signed_overflow: (o.int_model == IntModel::C).then_some(o.signed_overflow),
     }
 }
 

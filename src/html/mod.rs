@@ -190,7 +190,8 @@ fn source_listing(
 }
 
 fn program_section(p: &ProgramView) -> String {
-    let mut s = String::from("<section id=\"program\">\n<h2>The program</h2>\n<div class=\"cols\">");
+    let mut s =
+        String::from("<section id=\"program\">\n<h2>The program</h2>\n<div class=\"cols\">");
     let _ = write!(
         s,
         "<div><h3>Source: <code>{}</code></h3>{}</div>",
@@ -276,7 +277,11 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
             it.k
         );
         s.push_str("<table class=\"abstraction\"><thead><tr><th class=\"num\">node</th><th class=\"num\">line</th><th>proc</th><th>P̂");
-        let _ = write!(s, "{}</th><th>in P</th><th>next</th></tr></thead><tbody>", it.k);
+        let _ = write!(
+            s,
+            "{}</th><th>in P</th><th>next</th></tr></thead><tbody>",
+            it.k
+        );
         for a in &it.abstraction {
             let _ = write!(
                 s,
@@ -578,11 +583,13 @@ fn verdict_section(r: &Report) -> String {
             None => "no engine decided".into(),
         }
     );
-    let _ = write!(
-        s,
-        "<p><b>Reason:</b> {}</p>",
-        escape(&r.outcome.reason())
-    );
+    let _ = write!(s, "<p><b>Reason:</b> {}</p>", escape(&r.outcome.reason()));
+    if let Some(a) = match &r.outcome {
+        Outcome::Safe(p) => p.assumption(),
+        _ => None,
+    } {
+        let _ = write!(s, "<p><b>Assumption:</b> {}</p>", escape(&a));
+    }
     match &r.outcome {
         Outcome::Safe(p) => {
             if p.abstraction.is_some() {

@@ -3,15 +3,17 @@
 //! conversions C performs — on assignment, initialisation, argument passing, return,
 //! cast, the integer promotions and the usual arithmetic conversions — and the
 //! wraparound of arithmetic, as the HIR primitive [`Expr::Wrap`] (and
-//! [`Expr::Overflow`] for a signed result under `--check-overflow`). Every back end
-//! (interpreter, trace encoder, DLC domain) implements only that primitive, so they all
-//! compute the same semantics.
+//! [`Expr::Overflow`] for a signed result, unless [`SignedOverflow::Wrap`] makes it wrap).
+//! Every back end (interpreter, trace encoder, DLC domain) implements only these
+//! primitives, so they all compute the same semantics.
 //!
 //! Under [`IntModel::Math`] (`.lp` files, EUREKA's semantics) integers are mathematical:
 //! no conversion is inserted, except that a cast to `_Bool` is `e != 0` (exact under both).
 //!
 //! Choices where C leaves room (all as gcc on x86 and CBMC without checks):
-//! - signed overflow wraps (`-fwrapv`); `--check-overflow` makes it an error location;
+//! - signed overflow is undefined, as C says: the execution ends there without a verdict
+//!   ([`SignedOverflow::Undefined`], the default); `--signed-overflow wrap` makes it wrap
+//!   (`gcc -fwrapv`) and `--signed-overflow error` an error location;
 //! - conversion to a signed type of a value out of its range wraps (implementation-defined
 //!   in C, never an overflow error);
 //! - plain `char` is signed;
@@ -23,7 +25,7 @@
 //!   value, and the abstraction's arbitrary cells and untracked reads are bounded.
 
 use super::consts::const_value;
-use super::hir::{CmpOp, Expr, Range, Width};
+use super::hir::{CmpOp, Expr, Range, SignedOverflow, Width};
 use super::options::IntModel;
 use super::state::Resolver;
 use super::types::{common, promote};
@@ -110,8 +112,8 @@ impl Resolver {
         }
     }
 
-    /// The result of arithmetic in type `t`: it wraps (or, for a signed type under
-    /// `--check-overflow`, it must fit).
+    /// The result of arithmetic in type `t`: unsigned, it wraps; signed, it must fit
+    /// (an [`Expr::Overflow`]), unless signed overflow wraps too.
     pub(super) fn arith(&self, t: IntTy, e: Expr) -> Expr {
         if !self.c_ints() {
             return e;
@@ -122,7 +124,7 @@ impl Resolver {
                 return Expr::Const(v);
             }
         }
-        if w.signed && self.opts.check_overflow {
+        if w.signed && self.opts.signed_overflow != SignedOverflow::Wrap {
             Expr::Overflow(w, Box::new(e))
         } else {
             wrap(w, e)

@@ -129,7 +129,7 @@ impl Resolver {
     /// [`Resolver::pure_expr`] with the value's C type.
     pub(super) fn tpure_expr(&mut self, e: &ast::Expr) -> Typed {
         let (r, t) = self.texpr(e);
-        if r.has_effects() && self.cur.is_none() {
+        if r.has_calls() && self.cur.is_none() {
             self.errors.push(err(
                 DiagKind::Structure,
                 e.span,

@@ -63,6 +63,43 @@ impl VarKind {
     }
 }
 
+/// What a signed arithmetic operation does when its mathematical result is outside its
+/// type's range (C11 §6.5: undefined behaviour). Under mathematical integers it never is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SignedOverflow {
+    /// As C defines it: the execution has no meaning from there on, so it ends without a
+    /// verdict (no error is reported through it, and a proof may assume the result is in
+    /// range).
+    #[default]
+    Undefined,
+    /// The result wraps modulo `2^bits`, as under `gcc -fwrapv`.
+    Wrap,
+    /// The overflow is an error location (SV-COMP's no-overflow property).
+    Error,
+}
+
+impl SignedOverflow {
+    /// `undefined`, `wrap` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignedOverflow::Undefined => "undefined",
+            SignedOverflow::Wrap => "wrap",
+            SignedOverflow::Error => "error",
+        }
+    }
+
+    /// Parse `undefined` / `wrap` / `error` (case-insensitive).
+    pub fn parse(s: &str) -> Option<SignedOverflow> {
+        match s.to_ascii_lowercase().as_str() {
+            "undefined" => Some(SignedOverflow::Undefined),
+            "wrap" => Some(SignedOverflow::Wrap),
+            "error" => Some(SignedOverflow::Error),
+            _ => None,
+        }
+    }
+}
+
 /// Value range of a variable beyond "any integer".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Range {
@@ -246,9 +283,12 @@ pub enum Expr {
     /// A nondeterministic value in a range (`__VERIFIER_nondet_uint()`, `_bool`, ...);
     /// `cfg` hoists it into a temporary with an `assume`. Never present in a CFG node.
     Nondet(Range, Span),
-    /// `e`, whose value must fit in the given width: a signed overflow, which is an error
-    /// location under `--check-overflow` (SV-COMP's no-overflow property). `cfg` hoists
-    /// it into a temporary and a branch to the error node. Never present in a CFG node.
+    /// The result `e` of a signed arithmetic operation, whose value must fit in the given
+    /// width: C leaves a signed overflow undefined ([`SignedOverflow`] says what the
+    /// program makes of it). Under [`SignedOverflow::Error`] `cfg` hoists it into a
+    /// temporary and a branch to the error node (SV-COMP's no-overflow property); under
+    /// [`SignedOverflow::Undefined`] it stays in the CFG node, and an execution whose value
+    /// is out of range ends there without a verdict (as a false `assume` ends it).
     Overflow(Width, Box<Expr>),
     /// C's conversion of the mathematical value of `e` to an integer type of the given
     /// width: the unique value in the type's range that is congruent to `e` modulo
@@ -336,7 +376,16 @@ impl Expr {
     pub fn int(n: i64) -> Expr {
         Expr::Const(BigInt::from(n))
     }
-    /// Whether the expression contains a `Call` or a `Nondet`.
+    /// Whether the expression contains a `Call` or a `Nondet` (what the CFG always hoists
+    /// out of node expressions).
+    pub fn has_calls(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Call(..) | Expr::Nondet(..)));
+        found
+    }
+    /// Whether the expression contains a `Call`, a `Nondet` or an `Overflow` (whose
+    /// evaluation may end the execution or reach an error, so a statement that discards
+    /// its value still evaluates it).
     pub fn has_effects(&self) -> bool {
         let mut found = false;
         self.visit(&mut |e| {
@@ -527,6 +576,8 @@ pub struct Program {
     pub var_types: BTreeMap<VarId, IntTy>,
     /// The declared C element type of each array.
     pub array_types: BTreeMap<ArrayId, IntTy>,
+    /// What a signed overflow ([`Expr::Overflow`]) does.
+    pub signed_overflow: SignedOverflow,
 }
 
 /// Constant folding with the values of some variables known (`known(v)`): variables with
@@ -603,6 +654,12 @@ pub fn fold(e: Expr, known: &dyn Fn(VarId) -> Option<BigInt>) -> Expr {
         Expr::Wrap(w, a) => match c(&a) {
             Some(x) => Expr::Const(w.wrap(x)),
             None => Expr::Wrap(w, a),
+        },
+        // A constant out of range keeps its overflow (an error, or the end of the
+        // execution).
+        Expr::Overflow(w, a) => match c(&a) {
+            Some(x) if w.contains(x) => Expr::Const(x.clone()),
+            _ => Expr::Overflow(w, a),
         },
         other => other,
     })

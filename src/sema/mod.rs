@@ -17,7 +17,8 @@
 //! any layer and the facade. `tests.rs` reads this list and checks the sources against it.
 //!
 //! 1. `types`: C's integer types, literals, promotions and the data model.
-//! 2. `hir`: the resolved program (public), and constant folding with known variables.
+//! 2. `hir`: the resolved program (public, with what its signed overflows do), and
+//!    constant folding with known variables.
 //! 3. `consts`: the value of a constant expression, and the propagation of the scalars
 //!    that never change (a pass over the HIR that `resolve` runs last).
 //! 4. `options`: the options ([`SemaOptions`], [`IntModel`]) and the result
@@ -57,8 +58,8 @@ use crate::diag::Diagnostic;
 use crate::syntax::ast;
 
 pub use hir::{
-    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, Stmt, StmtKind, VarInfo,
-    VarKind, Width,
+    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, SignedOverflow, Stmt,
+    StmtKind, VarInfo, VarKind, Width,
 };
 pub use options::{Analysis, IntModel, SemaOptions};
 pub use types::DataModel;

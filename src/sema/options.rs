@@ -1,7 +1,8 @@
 //! What the analysis takes and gives: its options ([`SemaOptions`], with the integers a
-//! program computes with, [`IntModel`]) and its result ([`Analysis`]).
+//! program computes with, [`IntModel`], and what a signed overflow does,
+//! [`SignedOverflow`]) and its result ([`Analysis`]).
 
-use super::hir::Program;
+use super::hir::{Program, SignedOverflow};
 use super::types::DataModel;
 use crate::diag::Unsupported;
 
@@ -46,9 +47,8 @@ pub struct SemaOptions {
     pub implicit_functions: bool,
     /// Mathematical or C integers (see `cint`).
     pub int_model: IntModel,
-    /// Under C's integers, a signed overflow is an error location (SV-COMP's
-    /// no-overflow property) instead of wrapping.
-    pub check_overflow: bool,
+    /// Under C's integers, what a signed overflow does.
+    pub signed_overflow: SignedOverflow,
 }
 
 /// The result of a successful analysis: the resolved program and the constructs that are

@@ -108,6 +108,7 @@ impl Resolver {
             main,
             var_types: r.var_types,
             array_types: r.array_types,
+            signed_overflow: r.opts.signed_overflow,
         };
         super::consts::propagate(&mut program);
         Ok(Analysis {

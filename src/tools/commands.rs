@@ -21,6 +21,8 @@ pub struct RegressArgs<'a> {
     pub report: Option<&'a Path>,
     /// Where to write each program's HTML check report.
     pub report_dir: Option<&'a Path>,
+    /// What a signed overflow does (`None`: lpmc's default).
+    pub signed_overflow: Option<crate::SignedOverflow>,
 }
 
 fn positive(timeout_s: f64) -> Result<(), String> {
@@ -51,6 +53,7 @@ pub fn regress(exe: &Path, args: &RegressArgs, out: &mut dyn Write) -> Result<i3
         timeout_s: args.timeout_s,
         unwind,
         report_dir: args.report_dir.map(Path::to_path_buf),
+        signed_overflow: args.signed_overflow,
     };
     let total = programs.len();
     let mut done = 0;

@@ -157,6 +157,9 @@ pub struct EngineResult {
     pub cells: Option<usize>,
     /// The engine's reason.
     pub reason: String,
+    /// Whether its counterexample passes through a signed overflow (wrapped, or the error
+    /// itself): C leaves it undefined, so an unreach-call expectation says nothing of it.
+    pub overflow: bool,
 }
 
 impl EngineResult {
@@ -170,6 +173,7 @@ impl EngineResult {
             refinements: None,
             cells: None,
             reason: String::new(),
+            overflow: false,
         }
     }
 }
@@ -197,6 +201,17 @@ pub fn judge(expected: Option<Verdict>, got: Option<Verdict>) -> Judgement {
     }
 }
 
+/// [`judge`] for an engine's result: an expected SAFE (an unreach-call verdict, which
+/// ignores executions with a signed overflow, undefined in C) does not apply to a
+/// counterexample through a signed overflow (under `--signed-overflow wrap` or `error`):
+/// no expectation to compare with.
+pub fn judged(expected: Option<Verdict>, r: &EngineResult) -> Judgement {
+    if r.overflow && expected == Some(Verdict::Safe) && r.verdict == Some(Verdict::Unsafe) {
+        return Judgement::Unexpected;
+    }
+    judge(expected, r.verdict)
+}
+
 /// One row of the table.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Row {
@@ -220,7 +235,7 @@ impl Row {
         let mut rs = vec![&self.cegar, &self.bmc, &self.portfolio];
         rs.extend(self.cbmc.as_ref());
         rs.iter()
-            .any(|r| judge(self.expected, r.verdict) == Judgement::Wrong)
+            .any(|r| judged(self.expected, r) == Judgement::Wrong)
     }
 }
 
@@ -265,7 +280,7 @@ fn verdict_name(v: Option<Verdict>) -> &'static str {
 /// An engine's verdict cell: its status, with `(WRONG)` when it contradicts the
 /// expectation.
 pub fn verdict_cell(expected: Option<Verdict>, r: &EngineResult) -> String {
-    if judge(expected, r.verdict) == Judgement::Wrong {
+    if judged(expected, r) == Judgement::Wrong {
         format!("{} (WRONG)", r.status)
     } else {
         r.status.clone()
@@ -419,7 +434,7 @@ pub fn summary(rows: &[Row]) -> String {
         let mut c = (0, 0, 0);
         for r in rows {
             if let Some(x) = f(r) {
-                match judge(r.expected, x.verdict) {
+                match judged(r.expected, x) {
                     Judgement::Correct | Judgement::Unexpected => c.0 += 1,
                     Judgement::Undecided => c.1 += 1,
                     Judgement::Wrong => c.2 += 1,
@@ -485,6 +500,8 @@ pub fn parse_report(json: &str, time_ms: u128, peak_kib: Option<u64>) -> EngineR
         refinements,
         cells,
         reason: v["reason"].as_str().unwrap_or_default().to_string(),
+        overflow: v["trace"]["signed_overflow_line"].is_u64()
+            || v["trace"]["overflow_error"] == serde_json::Value::Bool(true),
     }
 }
 
@@ -571,15 +588,15 @@ pub enum Engine {
     Cbmc,
 }
 
-/// Run one engine on one program in a child process (`exe` is the `lpmc` binary).
+/// Run one engine on one program in a child process (`exe` is the `lpmc` binary), with
+/// the time limit, bound and semantics of `opts`.
 pub fn run_engine(
     exe: &Path,
     engine: Engine,
     program: &Path,
-    timeout_s: f64,
-    unwind: &str,
+    opts: &RegressOptions,
 ) -> EngineResult {
-    run_engine_with(exe, engine, program, timeout_s, unwind, None)
+    run_engine_with(exe, engine, program, opts, None)
 }
 
 /// [`run_engine`], and for `lpmc check` (CEGAR or the portfolio) the HTML report of the
@@ -588,10 +605,10 @@ pub fn run_engine_with(
     exe: &Path,
     engine: Engine,
     program: &Path,
-    timeout_s: f64,
-    unwind: &str,
+    opts: &RegressOptions,
     report: Option<&Path>,
 ) -> EngineResult {
+    let (timeout_s, unwind) = (opts.timeout_s, opts.unwind.as_str());
     let mut cmd;
     match engine {
         Engine::Cegar | Engine::Portfolio => {
@@ -625,6 +642,9 @@ pub fn run_engine_with(
             let k = unwind.parse::<u32>().unwrap_or(12);
             cmd.arg("--unwind").arg(k.to_string());
         }
+    }
+    if let (Some(o), true) = (opts.signed_overflow, engine != Engine::Cbmc) {
+        cmd.arg("--signed-overflow").arg(o.as_str());
     }
     let task_input = (engine == Engine::Cbmc && is_task_file(program))
         .then(|| Task::read(program).ok())
@@ -701,6 +721,8 @@ pub struct RegressOptions {
     /// Where to write each program's HTML check report (of the CEGAR engine), named by
     /// [`report_name`] (`--report-dir`).
     pub report_dir: Option<PathBuf>,
+    /// What a signed overflow does (`--signed-overflow`; `None`: lpmc's default).
+    pub signed_overflow: Option<crate::SignedOverflow>,
 }
 
 /// The file name of the check report of the `index`-th program (0-based) in
@@ -741,18 +763,11 @@ pub fn run_all(
             .map(|d| d.join(report_name(i, &program)));
         let row = Row {
             expected: expected_for_file(p),
-            cegar: run_engine_with(
-                exe,
-                Engine::Cegar,
-                p,
-                opts.timeout_s,
-                &opts.unwind,
-                report.as_deref(),
-            ),
+            cegar: run_engine_with(exe, Engine::Cegar, p, opts, report.as_deref()),
             program,
-            bmc: run_engine(exe, Engine::Bmc, p, opts.timeout_s, &opts.unwind),
-            portfolio: run_engine(exe, Engine::Portfolio, p, opts.timeout_s, &opts.unwind),
-            cbmc: cbmc.then(|| run_engine(exe, Engine::Cbmc, p, opts.timeout_s, &opts.unwind)),
+            bmc: run_engine(exe, Engine::Bmc, p, opts),
+            portfolio: run_engine(exe, Engine::Portfolio, p, opts),
+            cbmc: cbmc.then(|| run_engine(exe, Engine::Cbmc, p, opts)),
         };
         progress(&row);
         rows.push(row);

@@ -4,7 +4,7 @@
 //! WRONG, undecided) and a time bar; each program links to its own check report when
 //! `--report-dir` wrote them.
 
-use crate::tools::regress::{judge, summary, EngineResult, Judgement, Row};
+use crate::tools::regress::{judged, summary, EngineResult, Judgement, Row};
 use crate::{html_bar, html_escape as escape, html_page_styled, html_verdict_class, Verdict};
 use std::fmt::Write;
 
@@ -21,7 +21,7 @@ fn judgement_class(j: Judgement) -> &'static str {
 }
 
 fn engine_cells(expected: Option<Verdict>, r: &EngineResult, max_ms: f64) -> String {
-    let j = judge(expected, r.verdict);
+    let j = judged(expected, r);
     let class = r.verdict.map(html_verdict_class).unwrap_or("none");
     let label = if j == Judgement::Wrong {
         format!("{} (WRONG)", r.status)

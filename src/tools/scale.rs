@@ -95,9 +95,14 @@ pub fn measure(exe: &Path, family: Family, n: u64, timeout_s: f64) -> Vec<Point>
     let mut out = Vec::new();
     let results: Vec<(&str, EngineResult)> = match std::fs::write(&file, program(family, n)) {
         Ok(()) => {
-            let unwind = n.saturating_add(1).min(u64::from(u32::MAX)).to_string();
-            let c = regress::run_engine(exe, Engine::Cegar, &file, timeout_s, &unwind);
-            let b = regress::run_engine(exe, Engine::Bmc, &file, timeout_s, &unwind);
+            let opts = regress::RegressOptions {
+                timeout_s,
+                unwind: n.saturating_add(1).min(u64::from(u32::MAX)).to_string(),
+                report_dir: None,
+                signed_overflow: None,
+            };
+            let c = regress::run_engine(exe, Engine::Cegar, &file, &opts);
+            let b = regress::run_engine(exe, Engine::Bmc, &file, &opts);
             vec![("lpmc", c), ("bmc", b)]
         }
         Err(e) => {

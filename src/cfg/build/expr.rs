@@ -1,13 +1,14 @@
-//! Expressions of the CFG builder: effects (calls, ranged nondet values, overflow checks,
-//! effects under `&&`, `||` and `?:`) are hoisted into temporaries and nodes before the
-//! node that uses them, and a node's array reads at further indices move to temporaries,
-//! so that node expressions are side-effect free and read at one index.
+//! Expressions of the CFG builder: effects (calls, ranged nondet values, overflow checks
+//! under `--signed-overflow error`, effects under `&&`, `||` and `?:`) are hoisted into
+//! temporaries and nodes before the node that uses them, and a node's array reads at
+//! further indices move to temporaries, so that node expressions are side-effect free and
+//! read at one index.
 
 use super::{range_cond, Builder, Hole, PENDING};
 use crate::cfg::{NodeKind, ERROR_NODE};
 use crate::diag::Span;
 use crate::ids::VarId;
-use crate::sema::{CmpOp, Expr, Range};
+use crate::sema::{CmpOp, Expr, Range, SignedOverflow};
 
 impl Builder<'_> {
     /// A node whose expressions read arrays at two or more different indices keeps the
@@ -95,6 +96,7 @@ impl Builder<'_> {
             Expr::Div(x, c) => Expr::Div(bx(self.hoist_reads(*x, first, out, span)), c),
             Expr::Mod(x, c) => Expr::Mod(bx(self.hoist_reads(*x, first, out, span)), c),
             Expr::Wrap(w, x) => Expr::Wrap(w, bx(self.hoist_reads(*x, first, out, span))),
+            Expr::Overflow(w, x) => Expr::Overflow(w, bx(self.hoist_reads(*x, first, out, span))),
             Expr::Not(x) => Expr::Not(bx(self.hoist_reads(*x, first, out, span))),
             // Only the first operand of `&&`, `||` and the condition of `?:` are always
             // evaluated.
@@ -105,12 +107,24 @@ impl Builder<'_> {
         }
     }
 
-    /// Hoist the calls and ranged nondet values out of `e` (in evaluation order), emitting
-    /// their nodes after `holes`, and return the remaining side-effect-free expression.
-    /// Effects under `&&`, `||` and `?:` are lowered with branches, so they happen only
-    /// when C evaluates them.
+    /// Whether `e` has something to hoist: a call or a ranged nondet value, or, under
+    /// `--signed-overflow error`, a signed overflow check (an undefined overflow stays in
+    /// the node, where it ends the executions that overflow).
+    fn hoisted(&self, e: &Expr) -> bool {
+        if self.prog.signed_overflow == SignedOverflow::Error {
+            e.has_effects()
+        } else {
+            e.has_calls()
+        }
+    }
+
+    /// Hoist the calls and ranged nondet values (and the overflow checks under
+    /// `--signed-overflow error`) out of `e` (in evaluation order), emitting their nodes
+    /// after `holes`, and return the remaining side-effect-free expression. Effects under
+    /// `&&`, `||` and `?:` are lowered with branches, so they happen only when C evaluates
+    /// them.
     pub(super) fn pure(&mut self, e: Expr, holes: &mut Vec<Hole>, span: Span) -> Expr {
-        if !e.has_effects() {
+        if !self.hoisted(&e) {
             return e;
         }
         let bx = Box::new;
@@ -124,6 +138,9 @@ impl Builder<'_> {
                 let (_, h) = self.call(proc, args, cspan, std::mem::take(holes));
                 *holes = self.assign(vec![t], vec![Expr::Var(self.prog.ret)], cspan, h);
                 Expr::Var(t)
+            }
+            Expr::Overflow(w, a) if self.prog.signed_overflow != SignedOverflow::Error => {
+                Expr::Overflow(w, bx(self.pure(*a, holes, span)))
             }
             Expr::Overflow(w, a) => {
                 // t = a; assert(lo <= t <= hi): a signed overflow is an error location.
@@ -140,6 +157,7 @@ impl Builder<'_> {
                     span,
                     h,
                 );
+                self.overflow_checks.insert(br);
                 *holes = vec![Hole::Then(br)];
                 Expr::Var(t)
             }
@@ -149,9 +167,9 @@ impl Builder<'_> {
                 *holes = self.havoc(t, nspan, std::mem::take(holes));
                 Expr::Var(t)
             }
-            Expr::And(a, b) if b.has_effects() => self.short_circuit(*a, *b, true, holes, span),
-            Expr::Or(a, b) if b.has_effects() => self.short_circuit(*a, *b, false, holes, span),
-            Expr::Cond(c, x, y) if x.has_effects() || y.has_effects() => {
+            Expr::And(a, b) if self.hoisted(&b) => self.short_circuit(*a, *b, true, holes, span),
+            Expr::Or(a, b) if self.hoisted(&b) => self.short_circuit(*a, *b, false, holes, span),
+            Expr::Cond(c, x, y) if self.hoisted(&x) || self.hoisted(&y) => {
                 let c = self.pure(*c, holes, span);
                 let t = self.temp("#cond", span);
                 let br = self.node(

@@ -47,6 +47,8 @@ pub(super) struct Builder<'p> {
     labels: BTreeMap<String, NodeId>,
     /// `goto`s to labels not lowered yet (forward jumps).
     pending_gotos: BTreeMap<String, Vec<Hole>>,
+    /// The branches made for signed overflows under `--signed-overflow error`.
+    overflow_checks: BTreeSet<NodeId>,
 }
 
 impl<'p> Builder<'p> {
@@ -82,6 +84,7 @@ impl<'p> Builder<'p> {
             targets: BTreeSet::new(),
             labels: BTreeMap::new(),
             pending_gotos: BTreeMap::new(),
+            overflow_checks: BTreeSet::new(),
         };
         // `main` first, so that its entry is node 1 as in the paper.
         let mut order: Vec<ProcId> = vec![prog.main];
@@ -107,6 +110,7 @@ impl<'p> Builder<'p> {
             ret: prog.ret,
             main: prog.main,
             inst_reads: Default::default(),
+            overflow_checks: b.overflow_checks,
         };
         for node in cfg.nodes.iter() {
             {

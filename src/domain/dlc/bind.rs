@@ -1,6 +1,6 @@
 //! Expressions evaluated in a fact: binding fresh dimensions to their values (every
 //! flattening of `?:` and C's wraps), after folding the variables the fact fixes to a
-//! constant and dropping the wraps the fact keeps in range.
+//! constant and dropping the wraps and signed overflows the fact keeps in range.
 
 use super::{cur_dim, DlcDomain};
 use crate::domain::encode::{flatten, Fresh};
@@ -74,47 +74,70 @@ pub(super) fn known_values(f: &Conj) -> BTreeMap<VarId, num_bigint::BigInt> {
     out
 }
 
-/// C's wraparound (`Expr::Wrap`) is the identity on values in range: drop every wrap
-/// whose operand `f` keeps in its type's range (an exact LP check per bound), and push
-/// wraps into the branches of `?:` so that each branch is decided on its own. This keeps
-/// the three-case encoding of a wrap (with a fresh quotient) for the values that may
-/// really wrap (ARCHITECTURE: the quotient only where the value may leave the range).
+/// Whether `f` keeps the value of `x` in the range of `w` (an exact LP check per bound;
+/// `false` when `x` has guards or arbitrary parts).
+fn fits(x: &crate::sema::Expr, w: crate::sema::Width, f: &Conj) -> bool {
+    let mut fresh = Fresh::new(u32::MAX / 2);
+    let cases = flatten(x, &cur_dim, &mut fresh);
+    let [(guards, v)] = cases.as_slice() else {
+        return false;
+    };
+    if !guards.is_empty() || v.coeffs().keys().any(|d| d.0 >= u32::MAX / 2) {
+        return false;
+    }
+    let lo = LinExpr::constant(Q::from_integer(w.lo()));
+    let hi = LinExpr::constant(Q::from_integer(w.hi()));
+    f.implies_all(&[Constraint::ge(v, &lo), Constraint::le(v, &hi)])
+}
+
+/// C's wraparound (`Expr::Wrap`) is the identity on values in range, and a signed result
+/// that must fit (`Expr::Overflow`) is its value: drop every wrap and overflow whose
+/// operand `f` keeps in its type's range (an exact LP check per bound), and push them
+/// into the branches of `?:` so that each branch is decided on its own. This keeps the
+/// three-case encoding of a wrap (with a fresh quotient) for the values that may really
+/// wrap (ARCHITECTURE: the quotient only where the value may leave the range), and the
+/// range guards of an overflow for the values that may really overflow.
 pub(super) fn drop_safe_wraps(e: crate::sema::Expr, f: &Conj) -> crate::sema::Expr {
     use crate::sema::Expr;
-    fn in_range(x: &Expr, w: crate::sema::Width, f: &Conj) -> bool {
-        let mut fresh = Fresh::new(u32::MAX / 2);
-        let cases = flatten(x, &cur_dim, &mut fresh);
-        let [(guards, v)] = cases.as_slice() else {
-            return false;
-        };
-        if !guards.is_empty() || v.coeffs().keys().any(|d| d.0 >= u32::MAX / 2) {
-            return false;
-        }
-        let lo = LinExpr::constant(Q::from_integer(w.lo()));
-        let hi = LinExpr::constant(Q::from_integer(w.hi()));
-        f.implies_all(&[Constraint::ge(v, &lo), Constraint::le(v, &hi)])
-    }
-    fn wrap_rule(w: crate::sema::Width, x: Expr, f: &Conj) -> Expr {
+    fn rule(w: crate::sema::Width, overflow: bool, x: Expr, f: &Conj) -> Expr {
         match x {
             // wrap(c ? a : b) = c ? wrap(a) : wrap(b)
             Expr::Cond(c, a, b) => Expr::Cond(
                 c,
-                Box::new(wrap_rule(w, *a, f)),
-                Box::new(wrap_rule(w, *b, f)),
+                Box::new(rule(w, overflow, *a, f)),
+                Box::new(rule(w, overflow, *b, f)),
             ),
-            x if in_range(&x, w, f) => x,
+            x if fits(&x, w, f) => x,
+            x if overflow => Expr::Overflow(w, Box::new(x)),
             x => Expr::Wrap(w, Box::new(x)),
         }
     }
     let mut any = false;
-    e.visit(&mut |x| any |= matches!(x, Expr::Wrap(..)));
+    e.visit(&mut |x| any |= matches!(x, Expr::Wrap(..) | Expr::Overflow(..)));
     if !any {
         return e;
     }
     e.map_bottom_up(&mut |x| match x {
-        Expr::Wrap(w, inner) => wrap_rule(w, *inner, f),
+        Expr::Wrap(w, inner) => rule(w, false, *inner, f),
+        Expr::Overflow(w, inner) => rule(w, true, *inner, f),
         other => other,
     })
+}
+
+/// Whether evaluating `e` in the states of `f` relies on a signed result fitting its
+/// type where `f` does not keep it in range (an `Expr::Overflow` that the transfer
+/// functions keep as a guard): then the states where it overflows, which C leaves
+/// undefined, are dropped there.
+pub fn assumes_no_overflow(e: &crate::sema::Expr, f: &Conj) -> bool {
+    let mut any = false;
+    e.visit(&mut |x| any |= matches!(x, crate::sema::Expr::Overflow(..)));
+    if !any {
+        return false;
+    }
+    let kept = drop_safe_wraps(fold_in(e, &known_values(f)), f);
+    let mut left = false;
+    kept.visit(&mut |x| left |= matches!(x, crate::sema::Expr::Overflow(..)));
+    left
 }
 
 /// `e` with the variables of `known` replaced by their values, folded.

@@ -114,16 +114,19 @@ fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
     out
 }
 
-/// C integers: for every conversion `(T)(e)` of a computed value in `rhs`, the range of
-/// `T` as bounds on `e` (`e ≥ T_MIN`, `e ≤ T_MAX`), so that a widening keeps the absence
-/// of wraparound when both of its operands have it. Only cases over variables (below
+/// C integers: for every conversion `(T)(e)` of a computed value in `rhs`, and every
+/// signed result `e` of type `T` that must fit, the range of `T` as bounds on `e`
+/// (`e ≥ T_MIN`, `e ≤ T_MAX`), so that a widening keeps the absence of wraparound (of
+/// overflow) when both of its operands have it. Only cases over variables (below
 /// dimension `base`) count.
 fn wrap_thresholds(rhs: &[crate::sema::Expr], base: u32) -> Vec<Constraint> {
     use crate::sema::Expr;
     let mut out = Vec::new();
     for e in rhs {
         e.visit(&mut |sub| {
-            let Expr::Wrap(w, a) = sub else { return };
+            let (Expr::Wrap(w, a) | Expr::Overflow(w, a)) = sub else {
+                return;
+            };
             if matches!(**a, Expr::Undef) {
                 return;
             }

@@ -125,6 +125,12 @@ pub(crate) struct PathEncoder<'a> {
     read_k: u32,
     cur: Vec<Term>,
     cur_acc: Vec<Access>,
+    /// The conditions under which C evaluates the sub-expression being encoded (the
+    /// enclosing `?:` branches and right operands of `&&`, `||`).
+    evaluated: Vec<Term>,
+    /// The nodes where a path had to assume that a signed result fits (its range was not
+    /// a literal `true`), shared by forks.
+    overflows: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<NodeId>>>,
 }
 
 /// Encode a (validated) path in full, with records.
@@ -172,7 +178,15 @@ impl<'a> PathEncoder<'a> {
             read_k: 0,
             cur: Vec::new(),
             cur_acc: Vec::new(),
+            evaluated: Vec::new(),
+            overflows: Default::default(),
         }
+    }
+
+    /// The nodes where some path encoded so far (by this encoder and its forks) assumed
+    /// that a signed result fits its type (C leaves the overflow undefined).
+    pub(crate) fn assumed_no_overflow(&self) -> std::collections::BTreeSet<NodeId> {
+        self.overflows.borrow().clone()
     }
 
     /// Start encoding step `step` (node `n`): the site counters restart.

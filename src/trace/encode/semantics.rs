@@ -1,6 +1,7 @@
 //! The semantics of expressions and nodes as SMT terms, mirroring `interp` (site
 //! numbering included): reads and writes of SMT arrays guarded by the range, C's
-//! truncating division and remainder, wrapping, and one step's constraints per node.
+//! truncating division and remainder, wrapping, signed results that must fit (where C
+//! evaluates them), and one step's constraints per node.
 
 use super::simplify::{fold, V};
 use super::{Access, Arr, Fail, Frame, PathEncoder, ReadSite};
@@ -136,6 +137,25 @@ impl PathEncoder<'_> {
                     }
                 })
             }
+            Expr::Overflow(w, x) => {
+                // A signed result that C leaves undefined out of range: the path goes on
+                // only where it fits (when C evaluates it: under the conditions of the
+                // enclosing `?:`, `&&`, `||`).
+                let x = self.int(smt, x)?;
+                let t = self.name(smt, x)?;
+                let fits = fold(Term::and([
+                    fold(Term::ge(t.clone(), Term::int(w.lo()))),
+                    fold(Term::le(t.clone(), Term::int(w.hi()))),
+                ]));
+                if fits != Term::Bool(true) {
+                    self.overflows.borrow_mut().insert(self.node);
+                    self.cur.push(match self.evaluated.as_slice() {
+                        [] => fits,
+                        ctx => Term::implies(Term::and(ctx.to_vec()), fits),
+                    });
+                }
+                V::I(t)
+            }
             Expr::Cmp(op, x, y) => {
                 use crate::sema::CmpOp;
                 let l = self.int(smt, x)?;
@@ -152,21 +172,21 @@ impl PathEncoder<'_> {
             Expr::Not(x) => V::B(Term::not(self.boolean(smt, x)?)),
             Expr::And(x, y) => {
                 let a = self.boolean(smt, x)?;
-                let b = self.boolean(smt, y)?;
+                let b = self.under(a.clone(), |e| e.boolean(smt, y))?;
                 V::B(Term::and([a, b]))
             }
             Expr::Or(x, y) => {
                 let a = self.boolean(smt, x)?;
-                let b = self.boolean(smt, y)?;
+                let b = self.under(Term::not(a.clone()), |e| e.boolean(smt, y))?;
                 V::B(Term::or([a, b]))
             }
             Expr::Cond(c, x, y) => {
                 let c = self.boolean(smt, c)?;
-                let a = self.int(smt, x)?;
-                let b = self.int(smt, y)?;
+                let a = self.under(c.clone(), |e| e.int(smt, x))?;
+                let b = self.under(Term::not(c.clone()), |e| e.int(smt, y))?;
                 V::I(Term::ite(c, a, b))
             }
-            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
+            Expr::Call(..) | Expr::Nondet(..) => {
                 return Err(self.invalid("a CFG expression contains a call or a nondet value"))
             }
         };
@@ -174,6 +194,32 @@ impl PathEncoder<'_> {
             V::I(t) => V::I(fold(t)),
             V::B(t) => V::B(fold(t)),
         })
+    }
+
+    /// `f` on the encoder with `cond` added to the conditions under which C evaluates
+    /// the sub-expression (the side conditions of [`Expr::Overflow`] hold only there).
+    fn under<T>(
+        &mut self,
+        cond: Term,
+        f: impl FnOnce(&mut Self) -> Result<T, Fail>,
+    ) -> Result<T, Fail> {
+        let cond = fold(cond);
+        if cond == Term::Bool(false) {
+            // Not evaluated at all: its side conditions are `false → _`.
+            let saved = std::mem::take(&mut self.cur);
+            let out = f(self);
+            self.cur = saved;
+            return out;
+        }
+        let pushed = cond != Term::Bool(true);
+        if pushed {
+            self.evaluated.push(cond);
+        }
+        let out = f(self);
+        if pushed {
+            self.evaluated.pop();
+        }
+        out
     }
 
     /// Encode node `n` of the current step, leaving to `next` (the successor matters for
