@@ -357,6 +357,7 @@ fn explore(
         bound: Some(k),
         paths: Some(report.paths),
         invariants: Default::default(),
+        certificate: None,
     }))
 }
 

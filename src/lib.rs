@@ -66,12 +66,13 @@
 //! | 9 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
 //! | 10 | `trace` | witness → trace → SSA query on the original program |
 //! | 11 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
-//! | 12 | `report` | the outcome types every engine shares |
-//! | 13 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
-//! | 14 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 15 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 16 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
-//! | 17 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 12 | `certify` | the certificate check of a SAFE verdict: its invariants re-checked on the original program ([`Certificate`]) |
+//! | 13 | `report` | the outcome types every engine shares |
+//! | 14 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 15 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 16 | `portfolio`, `run`, `witness` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program; SV-COMP witnesses  |
+//! | 17 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
+//! | 18 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
@@ -110,12 +111,14 @@ internal_modules! {
     mod refine;
     mod search;
     mod invariant;
+    mod certify;
     mod report;
     mod iteration;
     mod driver;
     mod bmc;
     mod portfolio;
     mod run;
+    mod witness;
     mod html;
 }
 pub mod text;
@@ -142,6 +145,9 @@ pub use crate::report::{
 pub use crate::invariant::{
     Formula, InvariantMap, Point as InvariantPoint, PointInvariant, Row, RowBound, Term, TermKind,
 };
+
+// Certificates.
+pub use crate::certify::{CertStatus, Certificate};
 
 // The engines.
 pub use crate::bmc::{bmc, bmc_within, BmcOptions, BmcReport, Unwind};

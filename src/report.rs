@@ -5,6 +5,7 @@
 
 use crate::diag::{SourceFile, Span, Unsupported};
 use crate::frontend::Loaded;
+use crate::certify::Certificate;
 use crate::invariant::InvariantMap;
 use crate::limits::Exhausted;
 use crate::trace::{Trace, Witness};
@@ -100,6 +101,10 @@ pub struct Proof {
     pub paths: Option<u64>,
     /// Invariants at loop heads and summaries, when the engine has them.
     pub invariants: InvariantMap,
+    /// The certificate check of this proof, once it was made (every SAFE that `lpmc`
+    /// prints has passed one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Certificate>,
 }
 
 /// The evidence of an UNSAFE outcome: a trace whose SSA form over the original program
@@ -153,6 +158,9 @@ pub enum GiveUp {
     /// The error is reached only after a signed arithmetic overflow (at this line):
     /// undefined behaviour in C, so the program has no defined error to report.
     UndefinedBehaviour(u32),
+    /// An engine proved SAFE, but the certificate check of its proof failed or was out
+    /// of reach (why).
+    Certificate(String),
 }
 
 impl GiveUp {
@@ -188,6 +196,7 @@ impl GiveUp {
             GiveUp::Budget(_) => "budget",
             GiveUp::Internal(_) => "internal",
             GiveUp::UndefinedBehaviour(_) => "undefined-behaviour",
+            GiveUp::Certificate(_) => "certificate",
         }
     }
 }
@@ -214,6 +223,7 @@ impl fmt::Display for GiveUp {
             GiveUp::SolverUnknown(d) => write!(f, "the SMT solver gave no answer: {d}"),
             GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
             GiveUp::Internal(d) => write!(f, "internal error: {d}"),
+            GiveUp::Certificate(d) => write!(f, "certificate did not check: {d}"),
             GiveUp::UndefinedBehaviour(line) => write!(
                 f,
                 "an error location is reachable only after a signed integer overflow at line {line}, which is undefined behaviour in C (with wraparound, as gcc -fwrapv, the error is reachable; --check-overflow reports the overflow itself)"
@@ -313,7 +323,7 @@ impl Outcome {
                     ),
                     (None, None) => "no error location is reachable".to_string(),
                 };
-                for i in &p.invariants {
+                for i in p.invariants.shown() {
                     s.push_str(&format!("; {}: {}", i.at, i.text()));
                 }
                 s

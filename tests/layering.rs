@@ -27,13 +27,14 @@ use std::path::{Path, PathBuf};
 /// | 9 | `engine` | RHS tabulation |
 /// | 10 | `trace` | witness → trace → SSA query on the original program |
 /// | 11 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
-/// | 12 | `report` | the outcome types every engine shares |
-/// | 13 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
-/// | 14 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 15 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 16 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
-/// | 17 | `tools` | `regress` and `scale`, over the public API only |
-/// | 18 | `main` | the CLI |
+/// | 12 | `certify` | the certificate check of a SAFE verdict's invariants on the original program |
+/// | 13 | `report` | the outcome types every engine shares |
+/// | 14 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
+/// | 15 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
+/// | 16 | `portfolio`, `run`, `witness` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program; SV-COMP witnesses and their validation |
+/// | 17 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
+/// | 18 | `tools` | `regress` and `scale`, over the public API only |
+/// | 19 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
     &["diag", "ids", "limits", "testutil"],
     &["linear", "smt"],
@@ -47,10 +48,11 @@ const ORDER: &[&[&str]] = &[
     &["engine"],
     &["trace"],
     &["refine", "search", "invariant"],
+    &["certify"],
     &["report"],
     &["iteration"],
     &["driver", "bmc"],
-    &["portfolio", "run"],
+    &["portfolio", "run", "witness"],
     &["html", "text"],
     &["tools"],
     &["main"],
@@ -63,6 +65,9 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("engine", "trace", "the engine never sees the trace check"),
     ("engine", "refine", "the engine never sees refinement"),
     ("smt", "cfg", "smt never sees the CFG"),
+    ("certify", "engine", "the certificate check shares no code with the tabulation"),
+    ("certify", "domain", "the certificate check shares no code with the tabulation"),
+    ("certify", "abstraction", "the certificate check reads the original program"),
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the

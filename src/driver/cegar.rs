@@ -206,6 +206,7 @@ impl<'a> Cegar<'a> {
             bound: None,
             paths: None,
             invariants: invariant_map(&self.loaded.file, phat, tab),
+            certificate: None,
         })
     }
 

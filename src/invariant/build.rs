@@ -3,12 +3,13 @@
 //! each recursive procedure (entry and exit values), and, with symbolic cells, the
 //! ∀-statements that hold after each loop.
 
+use super::simplify;
 use super::{Formula, InvariantMap, Point, PointInvariant, Row, RowBound, Term, TermKind};
 use crate::cfg::{Cfg, NodeKind};
 use crate::diag::SourceFile;
-use crate::domain::cur_dim;
+use crate::domain::{cur_dim, entry_dim};
 use crate::engine::{PointKind, Points, Tabulation};
-use crate::ids::{IndexVec, NodeId, VarId};
+use crate::ids::{IndexVec, NodeId, ProcId, VarId};
 use crate::limits::Deadline;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
 use crate::sema::VarKind;
@@ -68,7 +69,11 @@ impl Names {
                         (own, TermKind::Internal)
                     }
                     VarKind::Cell { array, index, .. } => (
-                        own,
+                        if users {
+                            format!("{}[{index}]", phat.arrays[array].name)
+                        } else {
+                            own
+                        },
                         TermKind::Cell {
                             array: phat.arrays[array].name.clone(),
                             index,
@@ -102,6 +107,7 @@ impl Names {
                     name: if clash { format!("{name}#{i}") } else { name.clone() },
                     kind: kind.clone(),
                     entry: false,
+                    var: i as u32,
                 }
             })
             .collect();
@@ -124,6 +130,7 @@ impl Names {
                 name: format!("d{}", d.0),
                 kind: TermKind::Internal,
                 entry: false,
+                var: v.0,
             },
         }
     }
@@ -177,6 +184,7 @@ pub fn point_name(file: &SourceFile, phat: &Cfg, points: &Points, n: NodeId) -> 
     match points.kind[n] {
         PointKind::RecEntry => format!("entry of {proc}"),
         PointKind::RecExit => format!("summary of {proc}"),
+        _ if phat.nodes[n].kind == NodeKind::Exit => format!("summary of {proc}"),
         _ => format!("loop at line {}", line(file, phat, n)),
     }
 }
@@ -185,14 +193,49 @@ fn line(file: &SourceFile, phat: &Cfg, n: NodeId) -> u32 {
     file.line_col(phat.nodes[n].span.start).line
 }
 
+/// The procedures whose calls the certificate check replaces by their summary: those
+/// other than `main` that are recursive or have a loop (a call of any other procedure is
+/// followed through its body).
+pub(crate) fn summarized(phat: &Cfg, points: &Points) -> Vec<ProcId> {
+    phat.procs
+        .iter_enumerated()
+        .filter(|(p, pr)| {
+            *p != phat.main
+                && !pr.callers.is_empty()
+                && (points.kind[pr.entry] == PointKind::RecEntry
+                    || phat.nodes.iter_enumerated().any(|(n, node)| {
+                        node.proc == Some(*p) && points.kind[n] == PointKind::LoopHead
+                    }))
+        })
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The dimensions no invariant shows: temporaries and the hidden sizes of arrays never,
+/// `$ret` except in summaries (where it is the value returned).
+fn hidden_dims(phat: &Cfg, keep_ret: bool) -> Vec<Dim> {
+    phat.vars
+        .iter_enumerated()
+        .filter(|(_, info)| match info.kind {
+            VarKind::Temp(_) => true,
+            VarKind::Ret => !keep_ret,
+            _ => false,
+        })
+        .flat_map(|(v, _)| [entry_dim(v), cur_dim(v)])
+        .collect()
+}
+
 /// The invariant map of a converged tabulation `tab` of the abstraction `phat` of the
 /// program in `file`: with symbolic cells, the ∀-statements after the loops first; then
-/// the invariant at each loop head (current values) and the summary of each recursive
-/// procedure (entry and exit values), in node order. Disjuncts that read alike are kept
-/// once.
+/// the invariant at each loop head and the summary of each procedure with loops or
+/// recursion, in node order; then the entries of those procedures. A loop head of `main`
+/// states current values; one of a summarized procedure relates them to the values at
+/// the procedure's entry (`x₀`), as its summary does. Each formula is made readable
+/// ([`simplify::readable`]).
 pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> InvariantMap {
     let points = Points::of(phat);
     let names = Names::of(phat);
+    let summarized = summarized(phat, &points);
     let quantified = |f: Formula| {
         if names.ghosts.is_empty() {
             f
@@ -200,41 +243,28 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
             Formula::Forall(names.ghosts.clone(), Box::new(f))
         }
     };
+    // The entry values a summarized procedure's facts keep: its globals and formals.
+    let entry_of = |p: ProcId| -> Vec<Dim> {
+        phat.globals
+            .iter()
+            .chain(&phat.procs[p].formals)
+            .map(|v| entry_dim(*v))
+            .collect()
+    };
+    let all_entries = |c: &Conj, keep: &[Dim]| -> Vec<Dim> {
+        c.dims()
+            .into_iter()
+            .filter(|d| d.0 % 2 == 0 && !keep.contains(d))
+            .collect()
+    };
+    let hidden = hidden_dims(phat, false);
+    let hidden_summary = hidden_dims(phat, true);
     let mut out = after_loops(file, phat, &points, tab, &names);
-    for (n, kind) in points.kind.iter_enumerated() {
-        let (facts, point): (Vec<Conj>, Point) = match kind {
-            PointKind::LoopHead => (
-                tab.at_node[n]
-                    .iter()
-                    .map(|f| {
-                        let c = &tab.fact(*f).fact;
-                        let entry: Vec<Dim> =
-                            c.dims().into_iter().filter(|d| d.0 % 2 == 0).collect();
-                        c.project_out_within(&entry, &Deadline::none())
-                    })
-                    .collect(),
-                Point::LoopHead {
-                    node: n.0,
-                    line: line(file, phat, n),
-                },
-            ),
-            PointKind::RecExit => {
-                let Some(p) = phat.nodes[n].proc else { continue };
-                (
-                    tab.summaries[p].iter().map(|(s, _)| s.clone()).collect(),
-                    Point::Summary {
-                        proc: phat.procs[p].name.clone(),
-                    },
-                )
-            }
-            _ => continue,
-        };
-        if facts.is_empty() {
-            continue;
-        }
+    let mut entries = Vec::new();
+    let disjunction = |ds: Vec<Conj>| -> Formula {
         let mut disjuncts: Vec<Formula> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
-        for f in &facts {
+        for f in &ds {
             let d = names.conj(f);
             let t = d.to_string();
             if !texts.contains(&t) {
@@ -242,18 +272,81 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                 disjuncts.push(d);
             }
         }
-        let formula = if disjuncts.len() == 1 {
+        quantified(if disjuncts.len() == 1 {
             disjuncts.remove(0)
         } else {
             Formula::Or(disjuncts)
+        })
+    };
+    let formula_of = |facts: Vec<Conj>, hidden: &[Dim]| -> Formula {
+        disjunction(simplify::readable(&facts, hidden))
+    };
+    for (n, kind) in points.kind.iter_enumerated() {
+        let proc = phat.nodes[n].proc;
+        let (facts, point, hidden): (Vec<Conj>, Point, &[Dim]) = match kind {
+            PointKind::LoopHead => {
+                let keep = match proc {
+                    Some(p) if summarized.contains(&p) => entry_of(p),
+                    _ => Vec::new(),
+                };
+                (
+                    tab.at_node[n]
+                        .iter()
+                        .map(|f| {
+                            let c = &tab.fact(*f).fact;
+                            c.project_out_within(&all_entries(c, &keep), &Deadline::none())
+                        })
+                        .collect(),
+                    Point::LoopHead {
+                        node: n.0,
+                        line: line(file, phat, n),
+                    },
+                    &hidden,
+                )
+            }
+            _ => {
+                let Some(p) = proc.filter(|p| summarized.contains(p) && phat.procs[*p].exit == n)
+                else {
+                    continue;
+                };
+                let name = phat.procs[p].name.clone();
+                let entry = phat.procs[p].entry;
+                entries.push(PointInvariant::new(
+                    format!("entry of {name}"),
+                    Point::Entry { proc: name.clone() },
+                    formula_of(
+                        tab.at_node[entry]
+                            .iter()
+                            .map(|f| {
+                                let c = &tab.fact(*f).fact;
+                                c.project_out_within(&all_entries(c, &[]), &Deadline::none())
+                            })
+                            .collect(),
+                        &hidden,
+                    ),
+                ));
+                (
+                    tab.summaries[p].iter().map(|(s, _)| s.clone()).collect(),
+                    Point::Summary { proc: name.clone() },
+                    &hidden_summary,
+                )
+            }
+        };
+        let ds = simplify::readable(&facts, hidden);
+        let coarse = match point {
+            Point::LoopHead { .. } => simplify::coarse(&ds, &loop_test(phat, n)).map(&disjunction),
+            _ => None,
         };
         out.push(PointInvariant {
-            at: point_name(file, phat, &points, n),
-            point,
-            formula: quantified(formula),
+            coarse,
+            ..PointInvariant::new(point_name(file, phat, &points, n), point, disjunction(ds))
         });
     }
-    InvariantMap { points: out }
+    out.extend(entries);
+    InvariantMap {
+        points: out,
+        vars: phat.vars.iter().cloned().collect(),
+    }
 }
 
 /// With symbolic cells, the ∀-property of the cells after each loop, in the form
@@ -327,16 +420,33 @@ fn after_loops(
         } else {
             Formula::And(stated)
         };
-        out.push(PointInvariant {
-            at: format!("after the {}", point_name(file, phat, points, n)),
-            point: Point::AfterLoop {
+        out.push(PointInvariant::new(
+            format!("after the {}", point_name(file, phat, points, n)),
+            Point::AfterLoop {
                 node: n.0,
                 line: line(file, phat, n),
             },
-            formula: Formula::Forall(names.ghosts.clone(), Box::new(body)),
-        });
+            Formula::Forall(names.ghosts.clone(), Box::new(body)),
+        ));
     }
     out
+}
+
+/// The test of the loop at `head` as a DNF over current values (none if the node after
+/// the head is not a branch).
+fn loop_test(phat: &Cfg, head: NodeId) -> Vec<Vec<Constraint>> {
+    let NodeKind::Skip { next: test } = phat.nodes[head].kind else {
+        return Vec::new();
+    };
+    let NodeKind::Branch { cond, .. } = &phat.nodes[test].kind else {
+        return Vec::new();
+    };
+    let mut fresh = crate::domain::encode::Fresh::new(2 * phat.vars.len() as u32);
+    let base = 2 * phat.vars.len() as u32;
+    crate::domain::encode::guard(cond, true, &cur_dim, &mut fresh)
+        .into_iter()
+        .filter(|d| d.iter().all(|c| c.expr.coeffs().keys().all(|x| x.0 < base)))
+        .collect()
 }
 
 /// The loop's exit: the false branch of the test right after its head.

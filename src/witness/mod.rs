@@ -1,0 +1,1 @@
+//! SV-COMP witnesses.
