@@ -165,3 +165,10 @@ pub use crate::iteration::{
 };
 pub use crate::portfolio::{check as portfolio, EngineChoice};
 pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};
+pub use crate::portfolio::certified;
+
+// Witnesses.
+pub use crate::witness::{
+    correctness_witness, validate as validate_witness, violation_witness, witness_json,
+    Validation, ValidationVerdict, WitnessTask, SPECIFICATION,
+};

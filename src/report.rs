@@ -350,6 +350,8 @@ pub struct InputValue {
     pub line: u32,
     /// What the value is for (`u`, an uninitialised variable, an array cell, ...).
     pub what: String,
+    /// The CFG node that asks for it.
+    pub node: u32,
     /// The value, in decimal.
     pub value: String,
 }
@@ -368,6 +370,8 @@ pub struct TraceStep {
     pub proc: String,
     /// The statement.
     pub statement: String,
+    /// Its CFG node.
+    pub node: u32,
     /// The variables and cells it set, as `name = value`.
     pub changed: Vec<String>,
 }
@@ -450,6 +454,7 @@ fn counterexample_run(
                 .map(|p| cfg.procs[p].name.clone())
                 .unwrap_or_default(),
             statement: crate::cfg::node_label(cfg, &cfg.nodes[n].kind),
+            node: n.0,
         })
         .collect();
     let mut inputs = w.inputs.clone();
@@ -462,6 +467,7 @@ fn counterexample_run(
                 step: i.step,
                 line: i.line,
                 what: i.what.clone(),
+                node: t.path.get(i.step).map_or(0, |n| n.0),
                 value: i.value.to_string(),
             })
             .collect(),

@@ -7,7 +7,7 @@
 //! starts from an arbitrary state (a cut point's) and merges the states of the paths that
 //! meet at a node, so that a loop body's paths cost one query, not one each.
 
-use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::sema::{ArraySize, CmpOp, Expr, Range, VarKind};
 use crate::smt::{SmtBackend, SmtError, Sort, Term};
@@ -567,11 +567,6 @@ impl<'a> Enc<'a> {
             size: self.merge_values(guards, &sizes, Sort::Int)?,
         })
     }
-}
-
-/// Whether node `n` leads to the error node directly.
-pub(super) fn is_error(n: NodeId) -> bool {
-    n == ERROR_NODE
 }
 
 /// Whether `v` is a global or a formal of `p` (the values a procedure's entry fixes).
