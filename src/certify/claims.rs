@@ -172,7 +172,12 @@ impl Enc<'_> {
                 return unknown(e);
             }
             match state.arr(cfg, a) {
-                Some(x) => Ok(Term::select(x.val.clone(), i)),
+                Some(x) => {
+                    // A cell of a C array holds a value of its element type.
+                    let v = e.name(Term::select(x.val.clone(), i))?;
+                    e.in_type(cfg.arrays[a].range, &v)?;
+                    Ok(v)
+                }
                 None => unknown(e),
             }
         };

@@ -257,8 +257,26 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
             .filter(|d| d.0 % 2 == 0 && !keep.contains(d))
             .collect()
     };
+    // `$ret` matters where a summary may relate it: in the summarized procedures, and in
+    // a procedure that calls any other (whose summary or entry condition may name it).
     let hidden = hidden_dims(phat, false);
-    let hidden_summary = hidden_dims(phat, true);
+    let hidden_keep_ret = hidden_dims(phat, true);
+    let keeps_ret = |p: Option<ProcId>| {
+        p.is_some_and(|p| {
+            summarized.contains(&p)
+                || phat
+                    .nodes
+                    .iter()
+                    .any(|x| x.proc == Some(p) && matches!(x.kind, NodeKind::Call { .. }))
+        })
+    };
+    let hidden_at = |p: Option<ProcId>| -> &[Dim] {
+        if keeps_ret(p) {
+            &hidden_keep_ret
+        } else {
+            &hidden
+        }
+    };
     let mut out = after_loops(file, phat, &points, tab, &names);
     let mut entries = Vec::new();
     let disjunction = |ds: Vec<Conj>| -> Formula {
@@ -278,8 +296,9 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
             Formula::Or(disjuncts)
         })
     };
+    let always = |c: &Constraint| type_bound(phat, c);
     let formula_of = |facts: Vec<Conj>, hidden: &[Dim]| -> Formula {
-        disjunction(simplify::readable(&facts, hidden))
+        disjunction(simplify::readable(&facts, hidden, &always))
     };
     for (n, kind) in points.kind.iter_enumerated() {
         let proc = phat.nodes[n].proc;
@@ -301,7 +320,7 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                         node: n.0,
                         line: line(file, phat, n),
                     },
-                    &hidden,
+                    hidden_at(proc),
                 )
             }
             _ => {
@@ -322,17 +341,17 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                                 c.project_out_within(&all_entries(c, &[]), &Deadline::none())
                             })
                             .collect(),
-                        &hidden,
+                        &hidden_keep_ret,
                     ),
                 ));
                 (
                     tab.summaries[p].iter().map(|(s, _)| s.clone()).collect(),
                     Point::Summary { proc: name.clone() },
-                    &hidden_summary,
+                    &hidden_keep_ret,
                 )
             }
         };
-        let ds = simplify::readable(&facts, hidden);
+        let ds = simplify::readable(&facts, hidden, &always);
         let coarse = match point {
             Point::LoopHead { .. } => simplify::coarse(&ds, &loop_test(phat, n)).map(&disjunction),
             _ => None,
@@ -430,6 +449,32 @@ fn after_loops(
         ));
     }
     out
+}
+
+/// Whether `c` is one end of the C type's range of the variable it bounds (`x ≤ 2³¹-1`):
+/// true of every state, so not worth showing.
+fn type_bound(phat: &Cfg, c: &Constraint) -> bool {
+    let mut ds = c.expr.coeffs().iter();
+    let (Some((d, a)), None) = (ds.next(), ds.next()) else {
+        return false;
+    };
+    let Some(info) = phat.vars.get(VarId(d.0 / 2)) else {
+        return false;
+    };
+    let crate::sema::Range::Int(w) = info.range else {
+        return false;
+    };
+    if c.rel == Rel::Eq {
+        return false;
+    }
+    // a·x + k ≤ 0 (or < 0): x ≤ -k/a for a > 0, x ≥ -k/a for a < 0.
+    let end = -c.expr.constant_term() / a;
+    let (lo, hi) = (Q::from_integer(w.lo()), Q::from_integer(w.hi()));
+    if a.is_positive() {
+        end >= hi
+    } else {
+        end <= lo
+    }
 }
 
 /// The test of the loop at `head` as a DNF over current values (none if the node after

@@ -22,9 +22,14 @@ pub(crate) const READABLE_DISJUNCTS: usize = 3;
 /// Hulls computed at most per point.
 const MAX_HULLS: usize = 4_000;
 
-/// The facts of one point, readable: `hidden` projected out, redundant constraints and
-/// subsumed disjuncts removed, exact hulls merged.
-pub(crate) fn readable(facts: &[Conj], hidden: &[Dim]) -> Vec<Conj> {
+/// The facts of one point, readable: `hidden` projected out, the constraints `always`
+/// holds of every state (a C variable within its type's range) and redundant ones
+/// removed, contained disjuncts dropped, exact hulls merged.
+pub(crate) fn readable(
+    facts: &[Conj],
+    hidden: &[Dim],
+    always: &dyn Fn(&Constraint) -> bool,
+) -> Vec<Conj> {
     let none = Deadline::none();
     let mut ds: Vec<Conj> = Vec::new();
     for f in facts {
@@ -42,7 +47,8 @@ pub(crate) fn readable(facts: &[Conj], hidden: &[Dim]) -> Vec<Conj> {
         if c.is_empty() {
             continue;
         }
-        ds.push(irredundant(&c));
+        let kept: Vec<Constraint> = c.constraints().into_iter().filter(|x| !always(x)).collect();
+        ds.push(irredundant(&Conj::from_constraints(&kept)));
     }
     let mut ds = drop_subsumed(ds);
     if ds.len() <= MAX_MERGE_DISJUNCTS {
@@ -187,10 +193,10 @@ mod tests {
         let a = Conj::from_constraints(&[Constraint::ge(&x(), &c(0)), Constraint::le(&x(), &c(3))]);
         let b = Conj::from_constraints(&[Constraint::ge(&x(), &c(4)), Constraint::le(&x(), &c(9))]);
         let gap = Conj::from_constraints(&[Constraint::ge(&x(), &c(5)), Constraint::le(&x(), &c(9))]);
-        let merged = readable(&[a.clone(), b], &[]);
+        let merged = readable(&[a.clone(), b], &[], &|_| false);
         assert_eq!(merged.len(), 1, "{merged:?}");
         assert!(merged[0].implies(&Constraint::le(&x(), &c(9))));
-        assert_eq!(readable(&[a, gap], &[]).len(), 2);
+        assert_eq!(readable(&[a, gap], &[], &|_| false).len(), 2);
     }
 
     #[test]
@@ -201,7 +207,7 @@ mod tests {
             Constraint::le(&y(), &c(3)),
             Constraint::le(&x(), &c(5)),
         ]);
-        let r = readable(&[f], &[Dim(3)]);
+        let r = readable(&[f], &[Dim(3)], &|_| false);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].constraints(), vec![Constraint::le(&x(), &c(3))]);
     }
@@ -210,6 +216,6 @@ mod tests {
     fn a_contained_disjunct_is_dropped() {
         let big = Conj::from_constraints(&[Constraint::le(&x(), &c(10))]);
         let small = Conj::from_constraints(&[Constraint::le(&x(), &c(3)), Constraint::ge(&y(), &c(0))]);
-        assert_eq!(readable(&[small, big.clone()], &[]), vec![big]);
+        assert_eq!(readable(&[small, big.clone()], &[], &|_| false), vec![big]);
     }
 }
