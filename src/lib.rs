@@ -70,8 +70,8 @@
 //! | 13 | `report` | the outcome types every engine shares |
 //! | 14 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
 //! | 15 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 16 | `portfolio`, `run`, `witness` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program; SV-COMP witnesses  |
-//! | 17 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
+//! | 16 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 17 | `html`, [`text`], `witness` | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only; SV-COMP witnesses ([`violation_witness`], [`correctness_witness`], [`validate_witness`]) |
 //! | 18 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
@@ -118,8 +118,8 @@ internal_modules! {
     mod bmc;
     mod portfolio;
     mod run;
-    mod witness;
     mod html;
+    mod witness;
 }
 pub mod text;
 pub mod tools;
@@ -163,12 +163,12 @@ pub use crate::iteration::{
     AbstractStmt, AbstractTrace, AddedCell, CfgNodeView, EdgeKind, FixedAccess, Iteration,
     IterationTimes, LineVisits, ProgramView, StepRef, TraceCheck,
 };
+pub use crate::portfolio::certified;
 pub use crate::portfolio::{check as portfolio, EngineChoice};
 pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};
-pub use crate::portfolio::certified;
 
 // Witnesses.
 pub use crate::witness::{
-    correctness_witness, validate as validate_witness, violation_witness, witness_json,
-    Validation, ValidationVerdict, WitnessTask, SPECIFICATION,
+    correctness_witness, validate as validate_witness, violation_witness, witness_json, Validation,
+    ValidationVerdict, WitnessTask, SPECIFICATION,
 };

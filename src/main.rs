@@ -306,9 +306,9 @@ fn run() -> ExitCode {
                 report: report.as_deref(),
                 report_dir: report_dir.as_deref(),
             };
-            exit_with(exe().and_then(|e| {
-                commands::regress(&e, &args, &mut std::io::stdout().lock())
-            }))
+            exit_with(
+                exe().and_then(|e| commands::regress(&e, &args, &mut std::io::stdout().lock())),
+            )
         }
         Cmd::Bmc {
             file,
@@ -508,7 +508,13 @@ fn validate_cmd(
     let deadline = lpmc::Deadline::at(
         timeout.map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
     );
-    let v = lpmc::validate_witness(&loaded, program, &text, &lpmc::smt::cvc5_solvers(), &deadline);
+    let v = lpmc::validate_witness(
+        &loaded,
+        program,
+        &text,
+        &lpmc::smt::cvc5_solvers(),
+        &deadline,
+    );
     if json {
         if let Err(c) = print_json(&v) {
             return c;

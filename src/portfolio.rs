@@ -14,7 +14,9 @@ use crate::bmc::{bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
-use crate::report::{defined_behaviour_only, replayed_counterexample, Engine, EngineRun, GiveUp, Outcome};
+use crate::report::{
+    defined_behaviour_only, replayed_counterexample, Engine, EngineRun, GiveUp, Outcome,
+};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
 use std::sync::mpsc;
@@ -271,12 +273,21 @@ pub fn certified(
     let cert = match (proof.engine, proof.bound) {
         (Engine::Bmc, Some(k)) => unwinding_certificate(program, k, solvers, deadline),
         _ => {
-            let check = |map| {
-                crate::certify::certify(&program.cfg, &program.file, map, solvers, deadline)
-            };
+            let check =
+                |map| crate::certify::certify(&program.cfg, &program.file, map, solvers, deadline);
             // A shorter invariant, if the check accepts it; else the exact one.
             let coarse = proof.invariants.coarsened();
             let tried = coarse.as_ref().map(|m| (m, check(m)));
+            if let Some((m, c)) = tried.as_ref().filter(|(_, c)| !c.checked()) {
+                for p in m.iter().filter(|p| p.coarse.is_none()) {
+                    tracing::debug!(
+                        "coarse invariant refused ({:?}); {}: {}",
+                        c.reason,
+                        p.at,
+                        p.formula
+                    );
+                }
+            }
             match tried {
                 Some((m, c)) if c.checked() => {
                     proof.invariants = m.clone();

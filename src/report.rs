@@ -3,9 +3,9 @@
 //! replayed [`Counterexample`], or `Unknown` with a typed [`GiveUp`] reason (after egg's
 //! `StopReason` and CPAchecker's `AlgorithmStatus`). Text and JSON are rendered from it.
 
+use crate::certify::Certificate;
 use crate::diag::{SourceFile, Span, Unsupported};
 use crate::frontend::Loaded;
-use crate::certify::Certificate;
 use crate::invariant::InvariantMap;
 use crate::limits::Exhausted;
 use crate::trace::{Trace, Witness};

@@ -194,10 +194,9 @@ pub fn expectation(expected_safe: Option<bool>, got: Verdict) -> String {
     let name = |safe: bool| if safe { "SAFE" } else { "UNSAFE" };
     match (expected_safe, got) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
-        (Some(safe), Verdict::Unknown) => format!(
-            "expect: {}, got UNKNOWN: no verdict to compare",
-            name(safe)
-        ),
+        (Some(safe), Verdict::Unknown) => {
+            format!("expect: {}, got UNKNOWN: no verdict to compare", name(safe))
+        }
         (Some(safe), v) => {
             let ok = (v == Verdict::Safe) == safe;
             format!(

@@ -71,7 +71,10 @@ fn benchexecs_tool_info_self_test_passes_on_the_module() {
     )
     .expect("writes");
     let lpmc = env!("CARGO_BIN_EXE_lpmc");
-    for (name, program) in [("safe", "fig1.lp"), ("unsafe", "array_any_index_off_by_one.lp")] {
+    for (name, program) in [
+        ("safe", "fig1.lp"),
+        ("unsafe", "array_any_index_off_by_one.lp"),
+    ] {
         let out = Command::new(lpmc)
             .arg("check")
             .arg(lp_dir().join(program))
@@ -94,8 +97,14 @@ fn benchexecs_tool_info_self_test_passes_on_the_module() {
         text.contains(&format!("Version: “{}”", env!("CARGO_PKG_VERSION"))),
         "{text}"
     );
-    assert!(text.contains("'--timeout'"), "the time limit is passed on: {text}");
+    assert!(
+        text.contains("'--timeout'"),
+        "the time limit is passed on: {text}"
+    );
     assert!(text.contains("'--data-model', 'LP64'"), "{text}");
     assert!(text.contains("“true”"), "SAFE is true: {text}");
-    assert!(text.contains("“false(unreach-call)”"), "UNSAFE is false: {text}");
+    assert!(
+        text.contains("“false(unreach-call)”"),
+        "UNSAFE is false: {text}"
+    );
 }

@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 /// | 13 | `report` | the outcome types every engine shares |
 /// | 14 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
 /// | 15 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 16 | `portfolio`, `run`, `witness` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program; SV-COMP witnesses and their validation |
-/// | 17 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
+/// | 16 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 17 | `html`, `text`, `witness` | the HTML report and the plain text of reports, output layers over the typed reports only; SV-COMP witnesses and their validation |
 /// | 18 | `tools` | `regress` and `scale`, over the public API only |
 /// | 19 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
@@ -52,8 +52,8 @@ const ORDER: &[&[&str]] = &[
     &["report"],
     &["iteration"],
     &["driver", "bmc"],
-    &["portfolio", "run", "witness"],
-    &["html", "text"],
+    &["portfolio", "run"],
+    &["html", "text", "witness"],
     &["tools"],
     &["main"],
 ];
@@ -65,14 +65,28 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("engine", "trace", "the engine never sees the trace check"),
     ("engine", "refine", "the engine never sees refinement"),
     ("smt", "cfg", "smt never sees the CFG"),
-    ("certify", "engine", "the certificate check shares no code with the tabulation"),
-    ("certify", "domain", "the certificate check shares no code with the tabulation"),
-    ("certify", "abstraction", "the certificate check reads the original program"),
+    (
+        "certify",
+        "engine",
+        "the certificate check shares no code with the tabulation",
+    ),
+    (
+        "certify",
+        "domain",
+        "the certificate check shares no code with the tabulation",
+    ),
+    (
+        "certify",
+        "abstraction",
+        "the certificate check reads the original program",
+    ),
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the
-/// portfolio runs it beside the other engines; `html` and `text` render its report).
-const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "tools", "main"];
+/// portfolio runs it beside the other engines; `html` and `text` render its report;
+/// `witness` runs the portfolio with its options to validate a witness with lpmc's own
+/// lemmas).
+const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "witness", "tools", "main"];
 
 /// One reference from a file to a top-level module.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

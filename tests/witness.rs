@@ -18,7 +18,8 @@ fn lpmc() -> Command {
 }
 
 fn schema() -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/witness/witness-2.0.schema.json");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/witness/witness-2.0.schema.json");
     let text = std::fs::read_to_string(&path).expect("the schema is there");
     let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
     jsonschema::options()
@@ -57,7 +58,9 @@ fn problems(validator: &jsonschema::Validator, text: &str) -> Vec<String> {
             }
             let last = &ws[ws.len() - 1]["waypoint"]["type"];
             if (i + 1 == segments.len()) != (last == "target") {
-                out.push(format!("segment {i}: the target must end the last segment only"));
+                out.push(format!(
+                    "segment {i}: the target must end the last segment only"
+                ));
             }
         }
     }
@@ -66,7 +69,11 @@ fn problems(validator: &jsonschema::Validator, text: &str) -> Vec<String> {
 
 /// Check `file`, write its witness, and test the witness: schema, then `lpmc validate`.
 /// Returns the verdict word, or an error.
-fn round_trip(validator: &jsonschema::Validator, file: &Path, dir: &Path) -> Result<String, String> {
+fn round_trip(
+    validator: &jsonschema::Validator,
+    file: &Path,
+    dir: &Path,
+) -> Result<String, String> {
     let w = dir.join(format!(
         "{}.witness.yml",
         file.file_name().unwrap().to_string_lossy()
@@ -89,10 +96,14 @@ fn round_trip(validator: &jsonschema::Validator, file: &Path, dir: &Path) -> Res
             ))
         }
     };
-    let text = std::fs::read_to_string(&w).map_err(|e| format!("{}: no witness: {e}", file.display()))?;
+    let text =
+        std::fs::read_to_string(&w).map_err(|e| format!("{}: no witness: {e}", file.display()))?;
     let p = problems(validator, &text);
     if !p.is_empty() {
-        return Err(format!("{}: the witness breaks the schema: {p:?}\n{text}", file.display()));
+        return Err(format!(
+            "{}: the witness breaks the schema: {p:?}\n{text}",
+            file.display()
+        ));
     }
     let v = lpmc()
         .args(["validate", "--timeout", "20", "--witness"])
@@ -149,7 +160,12 @@ fn every_verdict_of_a_sample_writes_a_witness_that_passes_the_schema_and_validat
             Err(e) => errors.push(e),
         }
     }
-    assert!(errors.is_empty(), "{} failure(s):\n{}", errors.len(), errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{} failure(s):\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
     assert!(decided >= 5, "only {decided} decided programs");
 }
 
@@ -174,7 +190,10 @@ fn validate(file: &Path, dir: &Path, text: &str) -> (Option<i32>, String) {
         .arg(file)
         .output()
         .expect("lpmc runs");
-    (v.status.code(), String::from_utf8_lossy(&v.stdout).to_string())
+    (
+        v.status.code(),
+        String::from_utf8_lossy(&v.stdout).to_string(),
+    )
 }
 
 #[test]
@@ -182,10 +201,17 @@ fn a_violation_witness_with_a_wrong_value_is_rejected() {
     let dir = tmp("wrong-value");
     let file = lp_dir().join("array_any_index_off_by_one.lp");
     let text = write_witness(&file, &dir);
-    assert_eq!(validate(&file, &dir, &text).0, Some(0), "the witness itself is confirmed");
-    // `k == 8` drives the run to the error; another value does not.
-    assert!(text.contains("k == 8"), "{text}");
-    let broken = text.replace("k == 8", "k == 3");
+    assert_eq!(
+        validate(&file, &dir, &text).0,
+        Some(0),
+        "the witness itself is confirmed"
+    );
+    // `k = u` must draw 5 (the only index out of range) for the run to reach the
+    // error; with 3 the read is in range and equals 7.
+    let at = text
+        .rfind("k == 5")
+        .unwrap_or_else(|| panic!("no `k == 5`: {text}"));
+    let broken = format!("{}k == 3{}", &text[..at], &text[at + "k == 5".len()..]);
     let (code, out) = validate(&file, &dir, &broken);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("REJECTED"), "{out}");
@@ -201,8 +227,8 @@ fn a_correctness_witness_with_a_wrong_or_foreign_invariant_is_rejected() {
     assert!(text.contains("i <= 1"), "{text}");
     let (code, out) = validate(&file, &dir, &text.replace("i <= 1", "i <= 0"));
     assert_eq!(code, Some(1), "{out}");
-    // Without `a[1] == 1` the invariant does not prove safety.
-    let (code, out) = validate(&file, &dir, &text.replace("a[1] == 1", "a[1] >= 0"));
+    // A cell value that the loop head never sees.
+    let (code, out) = validate(&file, &dir, &text.replace("a[1] == 1", "a[1] == 2"));
     assert_eq!(code, Some(1), "{out}");
     // The witness of another program.
     let other = lp_dir().join("array_copy.lp");
@@ -251,7 +277,9 @@ fn tighten(f: &mut Formula, name: &str) -> bool {
             }
             false
         }
-        Formula::And(fs) | Formula::Or(fs) => fs.iter_mut().fold(false, |a, f| tighten(f, name) | a),
+        Formula::And(fs) | Formula::Or(fs) => {
+            fs.iter_mut().fold(false, |a, f| tighten(f, name) | a)
+        }
         Formula::Implies(a, b) => tighten(a, name) | tighten(b, name),
         Formula::Forall(_, b) => tighten(b, name),
     }

@@ -4,7 +4,7 @@
 //! at a ghost index `k`, an entry value `x₀` is the value at the procedure's entry), or a
 //! C expression of a witness over the program's variables.
 
-use super::enc::{entry_var, EncError, Enc, State, R};
+use super::enc::{entry_var, Enc, EncError, State, R};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::invariant::{Formula, Row, Term as ITerm, TermKind};
 use crate::linear::Q;

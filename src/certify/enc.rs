@@ -323,11 +323,7 @@ impl<'a> Enc<'a> {
                 };
                 self.reads.push((*a, idx.clone()));
                 let oor = self.fresh("oor", Sort::Int)?;
-                let v = Term::ite(
-                    in_range(&idx, &arr.size),
-                    Term::select(arr.val, idx),
-                    oor,
-                );
+                let v = Term::ite(in_range(&idx, &arr.size), Term::select(arr.val, idx), oor);
                 let v = self.name(v)?;
                 self.in_type(self.cfg.arrays[*a].range, &v)?;
                 V::I(v)
@@ -393,9 +389,7 @@ impl<'a> Enc<'a> {
         let cfg = self.cfg;
         let tt = Term::tt();
         Ok(match &cfg.nodes[n].kind {
-            NodeKind::Error | NodeKind::Stop | NodeKind::Exit | NodeKind::Call { .. } => {
-                Vec::new()
-            }
+            NodeKind::Error | NodeKind::Stop | NodeKind::Exit | NodeKind::Call { .. } => Vec::new(),
             NodeKind::Skip { next } => vec![(*next, tt, st.clone())],
             NodeKind::Assign { lhs, rhs, next } => {
                 let mut vals = Vec::with_capacity(rhs.len());
@@ -435,7 +429,14 @@ impl<'a> Enc<'a> {
                     ),
                 ))?;
                 let mut post = st.clone();
-                post.set_arr(cfg, *array, Arr { val: s, size: arr.size });
+                post.set_arr(
+                    cfg,
+                    *array,
+                    Arr {
+                        val: s,
+                        size: arr.size,
+                    },
+                );
                 vec![(*next, tt, post)]
             }
             NodeKind::ArrayInit {

@@ -144,8 +144,7 @@ pub(crate) fn summarized(cfg: &Cfg, heads: &BTreeSet<NodeId>) -> BTreeSet<ProcId
         .filter(|(p, pr)| {
             *p != cfg.main
                 && !pr.callers.is_empty()
-                && (recursive(p.0 as usize)
-                    || heads.iter().any(|h| cfg.nodes[*h].proc == Some(*p)))
+                && (recursive(p.0 as usize) || heads.iter().any(|h| cfg.nodes[*h].proc == Some(*p)))
         })
         .map(|(p, _)| p)
         .collect()
@@ -294,7 +293,9 @@ fn run(
         });
     }
     for h in &heads {
-        let Some(p) = cfg.nodes[*h].proc else { continue };
+        let Some(p) = cfg.nodes[*h].proc else {
+            continue;
+        };
         starts.push(Start {
             node: *h,
             proc: p,
@@ -422,7 +423,10 @@ fn one_region(
     }
     let none: &[Claim] = &[];
     for u in &uses {
-        let c = claims.summaries.get(&u.callee).map_or(none, |v| v.as_slice());
+        let c = claims
+            .summaries
+            .get(&u.callee)
+            .map_or(none, |v| v.as_slice());
         let mut at = vec![ks.clone()];
         if quantified(c) {
             at.extend(inst.iter().cloned());
@@ -446,33 +450,81 @@ fn one_region(
         }
     }
     for o in obls {
-        let goal_of = |enc: &mut Enc, cs: Option<&Vec<Claim>>, env: &Env| -> Result<Term, Outcome> {
-            Ok(match cs {
-                Some(c) if !c.is_empty() => enc.claims(c, vars, env)?,
-                _ => Term::ff(),
-            })
-        };
+        let goal_of =
+            |enc: &mut Enc, cs: Option<&Vec<Claim>>, env: &Env| -> Result<Term, Outcome> {
+                Ok(match cs {
+                    Some(c) if !c.is_empty() => enc.claims(c, vars, env)?,
+                    _ => Term::ff(),
+                })
+            };
         let env = |st: &'_ State| -> (State, State) { (st.clone(), entry.clone()) };
         let (goal, what) = match &o.goal {
-            Goal::Error { from } => (Term::ff(), format!("an error location (line {}) is reachable", line(*from))),
+            Goal::Error { from } => (
+                Term::ff(),
+                format!("an error location (line {}) is reachable", line(*from)),
+            ),
             Goal::Cut { head, state } => {
                 let (c, e) = env(state);
-                let env = Env { cur: &c, entry: &e, proc: s.proc, ghosts: &ks };
-                (goal_of(enc, claims.loop_heads.get(head), &env)?, format!("the invariant of the loop at line {} does not hold on entering it", line(*head)))
+                let env = Env {
+                    cur: &c,
+                    entry: &e,
+                    proc: s.proc,
+                    ghosts: &ks,
+                };
+                (
+                    goal_of(enc, claims.loop_heads.get(head), &env)?,
+                    format!(
+                        "the invariant of the loop at line {} does not hold on entering it",
+                        line(*head)
+                    ),
+                )
             }
             Goal::Summary { state } => {
                 let (c, e) = env(state);
-                let env = Env { cur: &c, entry: &e, proc: s.proc, ghosts: &ks };
-                (goal_of(enc, claims.summaries.get(&s.proc), &env)?, format!("the summary of {} does not hold at its exit", cfg.procs[s.proc].name))
+                let env = Env {
+                    cur: &c,
+                    entry: &e,
+                    proc: s.proc,
+                    ghosts: &ks,
+                };
+                (
+                    goal_of(enc, claims.summaries.get(&s.proc), &env)?,
+                    format!(
+                        "the summary of {} does not hold at its exit",
+                        cfg.procs[s.proc].name
+                    ),
+                )
             }
             Goal::Entry { callee, state } => {
-                let env = Env { cur: state, entry: state, proc: *callee, ghosts: &ks };
-                (goal_of(enc, claims.entries.get(callee), &env)?, format!("a call of {} is outside its entry condition", cfg.procs[*callee].name))
+                let env = Env {
+                    cur: state,
+                    entry: state,
+                    proc: *callee,
+                    ghosts: &ks,
+                };
+                (
+                    goal_of(enc, claims.entries.get(callee), &env)?,
+                    format!(
+                        "a call of {} is outside its entry condition",
+                        cfg.procs[*callee].name
+                    ),
+                )
             }
             Goal::Passing { node, state } => {
                 let (c, e) = env(state);
-                let env = Env { cur: &c, entry: &e, proc: s.proc, ghosts: &ks };
-                (goal_of(enc, claims.passing.get(node), &env)?, format!("the property after the loop does not hold at line {}", line(*node)))
+                let env = Env {
+                    cur: &c,
+                    entry: &e,
+                    proc: s.proc,
+                    ghosts: &ks,
+                };
+                (
+                    goal_of(enc, claims.passing.get(node), &env)?,
+                    format!(
+                        "the property after the loop does not hold at line {}",
+                        line(*node)
+                    ),
+                )
             }
         };
         *obligations += 1;

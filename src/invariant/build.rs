@@ -81,7 +81,11 @@ impl Names {
                     ),
                     VarKind::Ghost { .. } => {
                         let g = ghost_of(v);
-                        let name = if users { ghosts[usize::from(g)].clone() } else { own };
+                        let name = if users {
+                            ghosts[usize::from(g)].clone()
+                        } else {
+                            own
+                        };
                         (name, TermKind::Ghost { ghost: g })
                     }
                     VarKind::SymCell { array, .. } => {
@@ -104,7 +108,11 @@ impl Names {
             .map(|(i, (name, kind))| {
                 let clash = kinds.iter().filter(|(n, _)| n == name).count() > 1;
                 Term {
-                    name: if clash { format!("{name}#{i}") } else { name.clone() },
+                    name: if clash {
+                        format!("{name}#{i}")
+                    } else {
+                        name.clone()
+                    },
                     kind: kind.clone(),
                     entry: false,
                     var: i as u32,
@@ -147,9 +155,9 @@ impl Names {
                 continue;
             }
             // Scale to integer coefficients.
-            let l = key
-                .values()
-                .fold(BigInt::from(1), |acc, q| num_integer::Integer::lcm(&acc, q.denom()));
+            let l = key.values().fold(BigInt::from(1), |acc, q| {
+                num_integer::Integer::lcm(&acc, q.denom())
+            });
             let lq = Q::from_integer(l);
             rows.push(Formula::Row(Row {
                 terms: key
@@ -172,7 +180,9 @@ impl Names {
 
 /// One constraint of an abstraction's facts, in the program's names.
 pub fn constraint_text(phat: &Cfg, c: &Constraint) -> String {
-    Names::raw(phat).conj(&Conj::from_constraints([c])).to_string()
+    Names::raw(phat)
+        .conj(&Conj::from_constraints([c]))
+        .to_string()
 }
 
 /// A widening point as the user reads it: `loop at line 7`, `entry of f`, `summary of f`.
@@ -353,7 +363,9 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
         };
         let ds = simplify::readable(&facts, hidden, &always);
         let coarse = match point {
-            Point::LoopHead { .. } => simplify::coarse(&ds, &loop_test(phat, n)).map(&disjunction),
+            Point::LoopHead { .. } => {
+                simplify::coarse(&ds, &partition_atoms(phat, n)).map(&disjunction)
+            }
             _ => None,
         };
         out.push(PointInvariant {
@@ -477,21 +489,46 @@ fn type_bound(phat: &Cfg, c: &Constraint) -> bool {
     }
 }
 
-/// The test of the loop at `head` as a DNF over current values (none if the node after
-/// the head is not a branch).
-fn loop_test(phat: &Cfg, head: NodeId) -> Vec<Vec<Constraint>> {
-    let NodeKind::Skip { next: test } = phat.nodes[head].kind else {
-        return Vec::new();
-    };
-    let NodeKind::Branch { cond, .. } = &phat.nodes[test].kind else {
-        return Vec::new();
-    };
-    let mut fresh = crate::domain::encode::Fresh::new(2 * phat.vars.len() as u32);
+/// The atoms that partition a loop head's facts for [`simplify::coarse`]: the loop's test
+/// and the conditions of the branches of its procedure that lead to the error node, each
+/// when it is one linear constraint over current values (at most three).
+fn partition_atoms(phat: &Cfg, head: NodeId) -> Vec<Constraint> {
     let base = 2 * phat.vars.len() as u32;
-    crate::domain::encode::guard(cond, true, &cur_dim, &mut fresh)
-        .into_iter()
-        .filter(|d| d.iter().all(|c| c.expr.coeffs().keys().all(|x| x.0 < base)))
-        .collect()
+    let atom = |cond: &crate::sema::Expr| -> Option<Constraint> {
+        let mut fresh = crate::domain::encode::Fresh::new(base);
+        match crate::domain::encode::guard(cond, true, &cur_dim, &mut fresh).as_slice() {
+            [conj] => match conj.as_slice() {
+                [c] if c.rel != Rel::Eq && c.expr.coeffs().keys().all(|x| x.0 < base) => {
+                    Some(c.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let mut out: Vec<Constraint> = Vec::new();
+    if let NodeKind::Skip { next: test } = phat.nodes[head].kind {
+        if let NodeKind::Branch { cond, .. } = &phat.nodes[test].kind {
+            out.extend(atom(cond));
+        }
+    }
+    let proc = phat.nodes[head].proc;
+    for node in phat.nodes.iter() {
+        if node.proc != proc {
+            continue;
+        }
+        if let NodeKind::Branch { cond, then, els } = &node.kind {
+            if *els == crate::cfg::ERROR_NODE || *then == crate::cfg::ERROR_NODE {
+                if let Some(c) = atom(cond) {
+                    if !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out.truncate(3);
+    out
 }
 
 /// The loop's exit: the false branch of the test right after its head.
@@ -508,11 +545,7 @@ fn loop_exit(phat: &Cfg, head: NodeId) -> Option<NodeId> {
 /// The statements `K → C` of the facts after a loop: for each fact's split `(K, C)`, the
 /// constraints of `C` that every fact within `K` implies; a statement whose range lies
 /// within another's and says no more is left out, and at most three are kept.
-fn statements(
-    facts: &[Conj],
-    parts: &[(Conj, Vec<Constraint>)],
-    names: &Names,
-) -> Vec<Formula> {
+fn statements(facts: &[Conj], parts: &[(Conj, Vec<Constraint>)], names: &Names) -> Vec<Formula> {
     let mut cands: Vec<(Conj, Vec<Constraint>)> = Vec::new();
     for (k, cell) in parts {
         let within: Vec<Conj> = facts

@@ -238,14 +238,20 @@ impl Formula {
             Formula::And(fs) if fs.is_empty() => "true".into(),
             Formula::Or(fs) if fs.is_empty() => "false".into(),
             Formula::And(fs) | Formula::Or(fs) if fs.len() == 1 => fs[0].text(shown),
-            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_))) => {
-                fs.iter().map(|f| f.text(shown)).collect::<Vec<_>>().join(" ∧ ")
-            }
+            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_))) => fs
+                .iter()
+                .map(|f| f.text(shown))
+                .collect::<Vec<_>>()
+                .join(" ∧ "),
             Formula::And(fs) => fs.iter().map(paren).collect::<Vec<_>>().join(" ∧ "),
             Formula::Or(fs) => match shown {
                 Some(n) if fs.len() > n => format!(
                     "{} ∨ … ({} disjuncts)",
-                    fs[..n].iter().map(|f| f.text(shown)).collect::<Vec<_>>().join(" ∨ "),
+                    fs[..n]
+                        .iter()
+                        .map(|f| f.text(shown))
+                        .collect::<Vec<_>>()
+                        .join(" ∨ "),
                     fs.len()
                 ),
                 _ => fs.iter().map(paren).collect::<Vec<_>>().join(" ∨ "),
@@ -273,8 +279,12 @@ impl Formula {
     pub fn holds(&self, value: &dyn Fn(&Term) -> Option<BigInt>) -> Option<bool> {
         match self {
             Formula::Row(r) => r.holds(value),
-            Formula::And(fs) => fs.iter().try_fold(true, |acc, f| Some(acc & f.holds(value)?)),
-            Formula::Or(fs) => fs.iter().try_fold(false, |acc, f| Some(acc | f.holds(value)?)),
+            Formula::And(fs) => fs
+                .iter()
+                .try_fold(true, |acc, f| Some(acc & f.holds(value)?)),
+            Formula::Or(fs) => fs
+                .iter()
+                .try_fold(false, |acc, f| Some(acc | f.holds(value)?)),
             Formula::Implies(a, b) => Some(!a.holds(value)? || b.holds(value)?),
             Formula::Forall(..) => None,
         }
@@ -487,9 +497,8 @@ impl serde::Serialize for Row {
             term: &'a Term,
         }
         let bound = |b: &Option<RowBound>| {
-            b.as_ref().map(|b| {
-                serde_json::json!({ "value": q_text(&b.value), "strict": b.strict })
-            })
+            b.as_ref()
+                .map(|b| serde_json::json!({ "value": q_text(&b.value), "strict": b.strict }))
         };
         let terms: Vec<Coef> = self
             .terms

@@ -58,35 +58,38 @@ pub(crate) fn readable(
 }
 
 /// A coarser candidate for a loop head's many disjuncts: their hull within each part of
-/// the loop's test (the disjuncts inside the test, those outside it, and the others),
-/// so at most three. It contains the facts but may not be inductive: the certificate
-/// check decides whether it replaces them. `test` is the test's DNF over current values.
-pub(crate) fn coarse(ds: &[Conj], test: &[Vec<Constraint>]) -> Option<Vec<Conj>> {
-    if ds.len() <= READABLE_DISJUNCTS {
+/// a partition by `atoms` (the loop's test and the conditions that guard an error
+/// location: a disjunct inside an atom, outside it, or across), at most one disjunct per
+/// part. It contains the facts but may not be inductive: the certificate check decides
+/// whether it replaces them.
+pub(crate) fn coarse(ds: &[Conj], atoms: &[Constraint]) -> Option<Vec<Conj>> {
+    if ds.len() <= READABLE_DISJUNCTS || atoms.is_empty() {
         return None;
     }
     let none = Deadline::none();
-    let mut parts: [Option<Conj>; 3] = [None, None, None];
+    let mut parts: Vec<(Vec<u8>, Conj)> = Vec::new();
     for d in ds {
-        let inside = test.iter().any(|t| d.implies_all(t));
-        let outside = test.iter().all(|t| {
-            let mut x = d.clone();
-            t.iter().for_each(|c| x.add(c));
-            x.is_empty()
-        });
-        let i = if inside {
-            0
-        } else if outside {
-            1
-        } else {
-            2
-        };
-        parts[i] = Some(match parts[i].take() {
-            None => d.clone(),
-            Some(h) => h.hull_within(d, &none),
-        });
+        let key: Vec<u8> = atoms
+            .iter()
+            .map(|a| {
+                if d.implies(a) {
+                    0
+                } else if a.negate().iter().all(|n| d.implies(n)) {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect();
+        match parts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, h)) => *h = h.hull_within(d, &none),
+            None => parts.push((key, d.clone())),
+        }
     }
-    Some(parts.into_iter().flatten().map(|h| irredundant(&h)).collect())
+    if parts.len() >= ds.len() {
+        return None;
+    }
+    Some(parts.into_iter().map(|(_, h)| irredundant(&h)).collect())
 }
 
 /// `c` without the constraints that the others imply (over the integers).
@@ -192,7 +195,8 @@ mod tests {
     fn adjacent_integer_intervals_merge_and_a_gap_does_not() {
         let a = Conj::from_constraints(&[Constraint::ge(&x(), &c(0)), Constraint::le(&x(), &c(3))]);
         let b = Conj::from_constraints(&[Constraint::ge(&x(), &c(4)), Constraint::le(&x(), &c(9))]);
-        let gap = Conj::from_constraints(&[Constraint::ge(&x(), &c(5)), Constraint::le(&x(), &c(9))]);
+        let gap =
+            Conj::from_constraints(&[Constraint::ge(&x(), &c(5)), Constraint::le(&x(), &c(9))]);
         let merged = readable(&[a.clone(), b], &[], &|_| false);
         assert_eq!(merged.len(), 1, "{merged:?}");
         assert!(merged[0].implies(&Constraint::le(&x(), &c(9))));
@@ -215,7 +219,8 @@ mod tests {
     #[test]
     fn a_contained_disjunct_is_dropped() {
         let big = Conj::from_constraints(&[Constraint::le(&x(), &c(10))]);
-        let small = Conj::from_constraints(&[Constraint::le(&x(), &c(3)), Constraint::ge(&y(), &c(0))]);
+        let small =
+            Conj::from_constraints(&[Constraint::le(&x(), &c(3)), Constraint::ge(&y(), &c(0))]);
         assert_eq!(readable(&[small, big.clone()], &[], &|_| false), vec![big]);
     }
 }

@@ -155,7 +155,9 @@ impl P<'_> {
                             Expr::Mod(b(e), c)
                         };
                     }
-                    _ => return Err("a division by a non-constant or a non-positive constant".into()),
+                    _ => {
+                        return Err("a division by a non-constant or a non-positive constant".into())
+                    }
                 }
             } else {
                 return Ok(e);

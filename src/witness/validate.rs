@@ -3,14 +3,18 @@
 //!   run (the interpreter); the run must reach an error location, at the target's line.
 //! - A correctness witness: its loop invariants (a loop without one, and a procedure
 //!   with loops or recursion, claim `true`) are certified on the program: initiation,
-//!   consecution and safety ([`crate::certify`]).
+//!   consecution and safety ([`crate::certify`]). Format 2.0 has no procedure summaries
+//!   and no quantifiers, so when the witness's invariants alone do not prove the program
+//!   safe, lpmc's own proof (its CEGAR engine's invariants, summaries and ∀-invariants)
+//!   is added as lemmas and everything is certified together: the witness is confirmed
+//!   only if its own invariants hold too (a wrong one fails initiation or consecution).
 
 use super::cexpr;
 use super::sha256;
-use crate::certify::{check_claims, loop_heads, summarized, CertStatus, Claim, Claims};
+use crate::certify::{check_claims, claims_of, loop_heads, summarized, CertStatus, Claim, Claims};
 use crate::frontend::Loaded;
 use crate::ids::NodeId;
-use crate::interp::{run, ListOracle, Limits, Outcome as RunOutcome};
+use crate::interp::{run, Limits, ListOracle, Outcome as RunOutcome};
 use crate::limits::Deadline;
 use crate::sema::Expr;
 use crate::smt::Solvers;
@@ -104,13 +108,21 @@ pub fn validate(
     if !invariants.is_empty() {
         return correctness(loaded, invariants, solvers, deadline);
     }
-    done(Unknown, "unknown", "no violation_sequence or invariant_set entry")
+    done(
+        Unknown,
+        "unknown",
+        "no violation_sequence or invariant_set entry",
+    )
 }
 
 /// The integer on the right of `x == 7` (or `\result == -3`).
 fn assumed_value(c: &str) -> Option<BigInt> {
     let (_, rhs) = c.split_once("==")?;
-    let rhs = rhs.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    let rhs = rhs
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
     let rhs = rhs.trim_end_matches(['u', 'U', 'l', 'L']);
     rhs.parse::<BigInt>().ok()
 }
@@ -124,7 +136,11 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
             return done(Unknown, "violation", "an entry without content");
         };
         for seg in segments {
-            for w in seg["segment"].as_vec().map(Vec::as_slice).unwrap_or_default() {
+            for w in seg["segment"]
+                .as_vec()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
                 let w = &w["waypoint"];
                 if w["action"].as_str() == Some("avoid") {
                     continue;
@@ -210,7 +226,11 @@ fn correctness(
                 inv["value"].as_str(),
                 inv["location"]["line"].as_i64(),
             ) else {
-                return done(Unknown, "correctness", "an invariant without type, value or line");
+                return done(
+                    Unknown,
+                    "correctness",
+                    "an invariant without type, value or line",
+                );
             };
             let col = inv["location"]["column"].as_i64();
             let matches = |n: &NodeId| {
@@ -219,7 +239,10 @@ fn correctness(
             };
             let node = match kind {
                 "loop_invariant" => heads.iter().copied().find(matches),
-                _ => cfg.nodes.indices().find(|n| *n != crate::cfg::ERROR_NODE && matches(n)),
+                _ => cfg
+                    .nodes
+                    .indices()
+                    .find(|n| *n != crate::cfg::ERROR_NODE && matches(n)),
             };
             let Some(node) = node else {
                 return done(
@@ -234,29 +257,116 @@ fn correctness(
             let expr = match cexpr::parse(cfg, proc, value) {
                 Ok(e) => e,
                 Err(why) => {
-                    return done(Unknown, "correctness", format!("cannot read `{value}`: {why}"))
+                    return done(
+                        Unknown,
+                        "correctness",
+                        format!("cannot read `{value}`: {why}"),
+                    )
                 }
             };
             given += 1;
             if kind == "loop_invariant" {
                 claims.loop_heads.insert(node, vec![Claim::Expr(expr)]);
             } else {
-                claims.passing.entry(node).or_default().push(Claim::Expr(expr));
+                claims
+                    .passing
+                    .entry(node)
+                    .or_default()
+                    .push(Claim::Expr(expr));
             }
         }
     }
     let cert = check_claims(cfg, &loaded.file, &claims, solvers, deadline);
-    let why = cert.reason.clone().unwrap_or_default();
-    match cert.status {
-        CertStatus::Checked => done(
+    if cert.status == CertStatus::Checked {
+        return done(
             Confirmed,
             "correctness",
             format!(
                 "the {given} invariant(s) hold and prove the program safe ({} obligations)",
                 cert.obligations
             ),
+        );
+    }
+    // With lpmc's own proof as lemmas.
+    let own = match own_proof(loaded, deadline) {
+        Own::Invariants(c) => c,
+        Own::Bounded(k) if given == 0 => {
+            return done(
+                Confirmed,
+                "correctness",
+                format!("the witness claims no invariant, and every path of the program ends within unwinding bound {k} (certified)"),
+            )
+        }
+        Own::Bounded(_) | Own::Nothing => {
+            let why = cert.reason.clone().unwrap_or_default();
+            return match cert.status {
+                CertStatus::Failed => done(Rejected, "correctness", why),
+                _ => done(Unknown, "correctness", why),
+            };
+        }
+    };
+    let with = lemmas(claims, own);
+    let cert = check_claims(cfg, &loaded.file, &with, solvers, deadline);
+    let why = cert.reason.clone().unwrap_or_default();
+    match cert.status {
+        CertStatus::Checked => done(
+            Confirmed,
+            "correctness",
+            format!(
+                "the {given} invariant(s) hold and, with lpmc's own invariants as lemmas, prove the program safe ({} obligations)",
+                cert.obligations
+            ),
         ),
         CertStatus::Failed => done(Rejected, "correctness", why),
         CertStatus::OutOfReach => done(Unknown, "correctness", why),
     }
+}
+
+/// lpmc's own certified proof of a program.
+enum Own {
+    /// Invariants (a CEGAR proof), as claims.
+    Invariants(Claims),
+    /// Every path ends within this unwinding bound (a bounded proof).
+    Bounded(u32),
+    /// No proof before the deadline.
+    Nothing,
+}
+
+/// lpmc's own (certified) proof of the program, if its engines find one before the
+/// deadline.
+fn own_proof(loaded: &Loaded, deadline: &Deadline) -> Own {
+    let timeout_s = deadline.instant().map(|t| {
+        t.saturating_duration_since(std::time::Instant::now())
+            .as_secs_f64()
+    });
+    if timeout_s.is_some_and(|t| t <= 0.0) {
+        return Own::Nothing;
+    }
+    let opts = crate::driver::CheckOptions {
+        timeout_s,
+        ..Default::default()
+    };
+    let r = crate::portfolio::check(loaded, &opts, crate::portfolio::EngineChoice::All);
+    match r.outcome {
+        crate::report::Outcome::Safe(p) => match p.bound {
+            Some(k) if p.invariants.is_empty() => Own::Bounded(k),
+            _ => Own::Invariants(claims_of(&loaded.cfg, &p.invariants)),
+        },
+        _ => Own::Nothing,
+    }
+}
+
+/// The witness's claims with `own` as lemmas: conjoined at each loop head, and the
+/// summaries, entry conditions and ∀-statements taken from `own`.
+fn lemmas(witness: Claims, own: Claims) -> Claims {
+    let mut out = own;
+    for (h, cs) in witness.loop_heads {
+        let mut all = cs;
+        all.extend(out.loop_heads.remove(&h).unwrap_or_default());
+        out.loop_heads.insert(h, all);
+    }
+    for (n, cs) in witness.passing {
+        out.passing.entry(n).or_default().extend(cs);
+    }
+    out
 }

@@ -212,11 +212,7 @@ pub(super) fn c_formula(f: &Formula) -> String {
     match f {
         Formula::Row(r) => c_row(r).unwrap_or_else(|| "1".into()),
         Formula::And(fs) => {
-            let parts: Vec<String> = fs
-                .iter()
-                .map(c_formula)
-                .filter(|x| x != "1")
-                .collect();
+            let parts: Vec<String> = fs.iter().map(c_formula).filter(|x| x != "1").collect();
             match parts.len() {
                 0 => "1".into(),
                 1 => parts[0].clone(),
