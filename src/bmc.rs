@@ -363,6 +363,7 @@ fn explore(
         invariants: Default::default(),
         // Every path that needed a signed result to fit (it was no literal in range).
         assumed_no_overflow: node_lines(loaded, assumed),
+        certificate: None,
     }))
 }
 

@@ -68,12 +68,13 @@
 //! | 10 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
 //! | 11 | `trace` | witness → trace → SSA query on the original program |
 //! | 12 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
-//! | 13 | `report` | the outcome types every engine shares |
-//! | 14 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
-//! | 15 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 16 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 17 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
-//! | 18 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 13 | `certify` | the certificate check of a SAFE verdict: its invariants re-checked on the original program ([`Certificate`]) |
+//! | 14 | `report` | the outcome types every engine shares |
+//! | 15 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 16 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 17 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 18 | `html`, [`text`], `witness` | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only; SV-COMP witnesses ([`violation_witness`], [`correctness_witness`], [`validate_witness`]) |
+//! | 19 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
@@ -115,6 +116,7 @@ internal_modules! {
     mod refine;
     mod search;
     mod invariant;
+    mod certify;
     mod report;
     mod iteration;
     mod driver;
@@ -122,6 +124,7 @@ internal_modules! {
     mod portfolio;
     mod run;
     mod html;
+    mod witness;
 }
 pub mod text;
 pub mod tools;
@@ -148,6 +151,9 @@ pub use crate::invariant::{
     Formula, InvariantMap, Point as InvariantPoint, PointInvariant, Row, RowBound, Term, TermKind,
 };
 
+// Certificates.
+pub use crate::certify::{CertStatus, Certificate};
+
 // The engines.
 pub use crate::bmc::{bmc, bmc_within, BmcOptions, BmcReport, Unwind};
 pub use crate::driver::{
@@ -162,5 +168,12 @@ pub use crate::iteration::{
     AbstractStmt, AbstractTrace, AddedCell, CfgNodeView, EdgeKind, FixedAccess, Iteration,
     IterationTimes, LineVisits, ProgramView, StepRef, TraceCheck,
 };
+pub use crate::portfolio::certified;
 pub use crate::portfolio::{check as portfolio, EngineChoice};
 pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};
+
+// Witnesses.
+pub use crate::witness::{
+    correctness_witness, validate as validate_witness, violation_witness, witness_json, Validation,
+    ValidationVerdict, WitnessTask, SPECIFICATION,
+};

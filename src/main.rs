@@ -140,11 +140,33 @@ enum Cmd {
         /// SAFE), or `all`: a portfolio where the first definite answer wins.
         #[arg(long, default_value = "all")]
         engine: lpmc::EngineChoice,
+        /// Also write an SV-COMP witness (format 2.0, YAML) of the verdict: a violation
+        /// sequence for UNSAFE, an invariant set for SAFE (none for UNKNOWN).
+        #[arg(long, value_name = "FILE")]
+        witness: Option<PathBuf>,
         /// Also write a self-contained HTML page of the check: the program and its CFG,
         /// every CEGAR iteration (precision, P̂k, the abstract trace on the source, the
         /// unsat core and the cells it fixes), the verdict and a timeline.
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
+    },
+    /// Validate an SV-COMP witness (format 2.0) of a program: a violation witness is
+    /// replayed by the interpreter, a correctness witness's invariants are certified
+    /// (initiation, consecution, safety). Exit 0 confirmed, 1 rejected, 20 unknown.
+    Validate {
+        /// The program (.c, .i, .lp) or its task file (.yml).
+        file: PathBuf,
+        /// The witness.
+        #[arg(long, value_name = "W.yml")]
+        witness: PathBuf,
+        #[command(flatten)]
+        front: Front,
+        /// Wall-clock budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the control-flow graph.
     Cfg {
@@ -345,6 +367,7 @@ fn run() -> ExitCode {
             no_widening,
             engine,
             report,
+            witness,
         } => {
             let opts = CheckOptions {
                 timeout_s: timeout,
@@ -361,9 +384,17 @@ fn run() -> ExitCode {
                 stats,
                 expect,
                 report,
+                witness,
             };
             check_cmd(&file, &front, &opts, engine, &out, color)
         }
+        Cmd::Validate {
+            file,
+            witness,
+            front,
+            timeout,
+            json,
+        } => validate_cmd(&file, &witness, &front, timeout, json, color),
         Cmd::Cfg { file, front, dot } => match load_input(&file, &front, color) {
             Ok((loaded, _)) if dot => {
                 outp!("{}", loaded.cfg_dot());
@@ -458,6 +489,73 @@ struct CheckOutput {
     stats: bool,
     expect: bool,
     report: Option<PathBuf>,
+    witness: Option<PathBuf>,
+}
+
+/// Write the witness of a verdict to `path`: `Ok(false)` when the verdict has none.
+fn write_witness(
+    loaded: &Loaded,
+    input: &Path,
+    outcome: &lpmc::Outcome,
+    path: &Path,
+) -> Result<bool, String> {
+    let task = lpmc::WitnessTask { input };
+    let text = match outcome {
+        lpmc::Outcome::Safe(p) => lpmc::correctness_witness(loaded, &task, p)?,
+        lpmc::Outcome::Unsafe(c) => lpmc::violation_witness(loaded, &task, c)?,
+        lpmc::Outcome::Unknown(_) => return Ok(false),
+    };
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(true)
+}
+
+fn validate_cmd(
+    file: &Path,
+    witness: &Path,
+    front: &Front,
+    timeout: Option<f64>,
+    json: bool,
+    color: bool,
+) -> ExitCode {
+    if let Err(c) = valid_timeout(timeout) {
+        return c;
+    }
+    let (loaded, task) = match load_input(file, front, color) {
+        Ok(l) => l,
+        Err(c) => return c,
+    };
+    let text = match std::fs::read_to_string(witness) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", witness.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let program = task.as_ref().map_or(file, |t| t.input.as_path());
+    let deadline = lpmc::Deadline::at(
+        timeout.map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
+    );
+    let v = lpmc::validate_witness(
+        &loaded,
+        program,
+        &text,
+        &lpmc::smt::cvc5_solvers(),
+        &deadline,
+    );
+    if json {
+        if let Err(c) = print_json(&v) {
+            return c;
+        }
+    } else {
+        let word = match v.verdict {
+            lpmc::ValidationVerdict::Confirmed => "CONFIRMED",
+            lpmc::ValidationVerdict::Rejected => "REJECTED",
+            lpmc::ValidationVerdict::Unknown => "UNKNOWN",
+        };
+        out!("{}: {word} ({} witness)", witness.display(), v.witness);
+        out!("  reason: {}", v.reason);
+    }
+    ExitCode::from(v.verdict.exit_code())
 }
 
 fn check_cmd(
@@ -476,6 +574,18 @@ fn check_cmd(
         Err(c) => return c,
     };
     let report = lpmc::portfolio(&loaded, opts, engine);
+    let mut witness_written = None;
+    if let Some(path) = &out.witness {
+        let input = task.as_ref().map_or(file, |t| t.input.as_path());
+        match write_witness(&loaded, input, &report.outcome, path) {
+            Ok(true) => witness_written = Some(path.clone()),
+            Ok(false) => eprintln!("note: an UNKNOWN verdict has no witness"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INPUT);
+            }
+        }
+    }
     if let Some(path) = &out.report {
         if let Err(e) = std::fs::write(path, lpmc::html_report(&report)) {
             eprintln!("error: cannot write the report {}: {e}", path.display());
@@ -483,7 +593,17 @@ fn check_cmd(
         }
     }
     if out.json {
-        if let Err(c) = print_json(&report) {
+        let mut v = match serde_json::to_value(&report) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: cannot serialise the report: {e}");
+                return ExitCode::from(EXIT_INPUT);
+            }
+        };
+        if let (Some(m), Some(w)) = (v.as_object_mut(), &witness_written) {
+            m.insert("witness".into(), w.display().to_string().into());
+        }
+        if let Err(c) = print_json(&v) {
             return c;
         }
     } else {

@@ -239,10 +239,106 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         Some(i) => answers[i].outcome.clone(),
         None => unknown_reason(&engines, &answers, cancelled.as_ref().map(|c| &c.0)),
     };
+    // Every SAFE passes its certificate check before it is reported.
+    let outcome = std::mem::replace(&mut report.outcome, Outcome::Unknown(GiveUp::Timeout));
+    report.outcome = certified(loaded, opts, outcome, &solvers, &Deadline::at(limit));
+    let elapsed = start.elapsed().as_millis();
     report.engines = runs;
     report.time_ms = elapsed;
     report.semantics = loaded.semantics;
     report
+}
+
+/// A SAFE outcome with its certificate checked (any other outcome as it is): the
+/// invariants of a CEGAR proof re-checked on the program by [`crate::certify`], or the
+/// bound of a bounded proof re-checked. UNKNOWN ("certificate did not check", with the
+/// reason) when the check fails or is out of reach.
+pub fn certified(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+    outcome: Outcome,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> Outcome {
+    let Outcome::Safe(mut proof) = outcome else {
+        return outcome;
+    };
+    let prepared = match crate::driver::prepare(loaded, opts) {
+        Err(g) => return Outcome::Unknown(g),
+        Ok(p) => p,
+    };
+    let program = prepared.as_ref().unwrap_or(loaded);
+    let cert = match (proof.engine, proof.bound) {
+        (Engine::Bmc, Some(k)) => unwinding_certificate(program, k, solvers, deadline),
+        _ => {
+            let check =
+                |map| crate::certify::certify(&program.cfg, &program.file, map, solvers, deadline);
+            // A shorter invariant, if the check accepts it; else the exact one.
+            let coarse = proof.invariants.coarsened();
+            let tried = coarse.as_ref().map(|m| (m, check(m)));
+            if let Some((m, c)) = tried.as_ref().filter(|(_, c)| !c.checked()) {
+                for p in m.iter().filter(|p| p.coarse.is_none()) {
+                    tracing::debug!(
+                        "coarse invariant refused ({:?}); {}: {}",
+                        c.reason,
+                        p.at,
+                        p.formula
+                    );
+                }
+            }
+            match tried {
+                Some((m, c)) if c.checked() => {
+                    proof.invariants = m.clone();
+                    c
+                }
+                _ => check(&proof.invariants),
+            }
+        }
+    };
+    if !cert.checked() {
+        for p in proof.invariants.iter() {
+            tracing::debug!("certificate not checked; {}: {}", p.at, p.formula);
+        }
+    }
+    if cert.checked() {
+        proof.certificate = Some(cert);
+        Outcome::Safe(proof)
+    } else {
+        Outcome::Unknown(GiveUp::Certificate(
+            cert.reason.unwrap_or_else(|| "no reason given".into()),
+        ))
+    }
+}
+
+/// The certificate of a bounded proof ("every path ends within bound K"): it has no
+/// invariants, so its unwinding is re-checked: the bounded engine runs again at bound K
+/// alone, with a fresh solver session, and must find again that every feasible path
+/// ends (without error) within the bound.
+fn unwinding_certificate(
+    loaded: &Loaded,
+    k: u32,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> crate::certify::Certificate {
+    let t0 = Instant::now();
+    let r = bmc_within(loaded, Unwind::Fixed(k), solvers.as_ref(), deadline);
+    let ok = matches!(&r.outcome, Outcome::Safe(p) if p.bound == Some(k));
+    crate::certify::Certificate {
+        status: if ok {
+            crate::certify::CertStatus::Checked
+        } else {
+            crate::certify::CertStatus::Failed
+        },
+        kind: "unwinding".into(),
+        reason: (!ok).then(|| {
+            format!(
+                "the re-check at unwinding bound {k} answered: {}",
+                r.outcome.reason()
+            )
+        }),
+        obligations: r.paths as usize,
+        time_ms: t0.elapsed().as_millis(),
+    }
 }
 
 /// For a report (`explain`) of a portfolio that another engine decided: the stopped CEGAR

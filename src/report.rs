@@ -3,6 +3,7 @@
 //! replayed [`Counterexample`], or `Unknown` with a typed [`GiveUp`] reason (after egg's
 //! `StopReason` and CPAchecker's `AlgorithmStatus`). Text and JSON are rendered from it.
 
+use crate::certify::Certificate;
 use crate::diag::{SourceFile, Span, Unsupported};
 use crate::frontend::Loaded;
 use crate::invariant::InvariantMap;
@@ -106,6 +107,10 @@ pub struct Proof {
     /// assumed (always under `--signed-overflow wrap` and `error`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed_no_overflow: Vec<u32>,
+    /// The certificate check of this proof, once it was made (every SAFE that `lpmc`
+    /// prints has passed one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Certificate>,
 }
 
 impl Proof {
@@ -199,6 +204,9 @@ pub enum GiveUp {
     Budget(String),
     /// A defect of lpmc (a panic, an encoding the interpreter disagrees with).
     Internal(String),
+    /// An engine proved SAFE, but the certificate check of its proof failed or was out
+    /// of reach (why).
+    Certificate(String),
 }
 
 impl GiveUp {
@@ -233,6 +241,7 @@ impl GiveUp {
             GiveUp::SolverUnknown(_) => "solver-unknown",
             GiveUp::Budget(_) => "budget",
             GiveUp::Internal(_) => "internal",
+            GiveUp::Certificate(_) => "certificate",
         }
     }
 }
@@ -259,6 +268,7 @@ impl fmt::Display for GiveUp {
             GiveUp::SolverUnknown(d) => write!(f, "the SMT solver gave no answer: {d}"),
             GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
             GiveUp::Internal(d) => write!(f, "internal error: {d}"),
+            GiveUp::Certificate(d) => write!(f, "certificate did not check: {d}"),
         }
     }
 }
@@ -354,7 +364,7 @@ impl Outcome {
                     ),
                     (None, None) => "no error location is reachable".to_string(),
                 };
-                for i in &p.invariants {
+                for i in p.invariants.shown() {
                     s.push_str(&format!("; {}: {}", i.at, i.text()));
                 }
                 s
@@ -401,6 +411,8 @@ pub struct InputValue {
     pub line: u32,
     /// What the value is for (`u`, an uninitialised variable, an array cell, ...).
     pub what: String,
+    /// The CFG node that asks for it.
+    pub node: u32,
     /// The value, in decimal.
     pub value: String,
 }
@@ -419,6 +431,8 @@ pub struct TraceStep {
     pub proc: String,
     /// The statement.
     pub statement: String,
+    /// Its CFG node.
+    pub node: u32,
     /// The variables and cells it set, as `name = value`.
     pub changed: Vec<String>,
 }
@@ -501,6 +515,7 @@ fn counterexample_run(
                 .map(|p| cfg.procs[p].name.clone())
                 .unwrap_or_default(),
             statement: crate::cfg::node_label(cfg, &cfg.nodes[n].kind),
+            node: n.0,
         })
         .collect();
     let mut inputs = w.inputs.clone();
@@ -513,6 +528,7 @@ fn counterexample_run(
                 step: i.step,
                 line: i.line,
                 what: i.what.clone(),
+                node: t.path.get(i.step).map_or(0, |n| n.0),
                 value: i.value.to_string(),
             })
             .collect(),

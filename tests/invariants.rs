@@ -58,7 +58,7 @@ fn fig1s_loop_invariant_is_a_formula_over_i_and_the_cell_a1() {
                 }
         })
         .unwrap_or_else(|| panic!("no term for a[1] in {}", head.formula));
-    assert_eq!(cell.name, "a_1");
+    assert_eq!(cell.name, "a[1]");
     let i = terms.iter().find(|t| t.name == "i").expect("a term for i");
     assert_eq!(
         i.kind,
@@ -68,7 +68,7 @@ fn fig1s_loop_invariant_is_a_formula_over_i_and_the_cell_a1() {
     );
     // The states at the head: i ∈ {0, 1} with a[1] = 1 — and no others.
     let at = |i: i64, a1: i64| {
-        let vals = [("i", i), ("a_1", a1), ("$ret", 0)];
+        let vals = [("i", i), ("a[1]", a1)];
         let holds = head.formula.holds(&valuation(&vals));
         holds
     };
@@ -141,7 +141,8 @@ fn the_json_carries_each_invariants_text_and_structure() {
     assert_eq!(first["formula"], map.points[0].text());
     assert_eq!(first["point"]["kind"], "loop_head");
     assert_eq!(first["point"]["line"], 7);
-    assert_eq!(first["tree"]["op"], "or");
-    let row = &first["tree"]["args"][0]["args"][0]["row"];
+    // One disjunct (`0 ≤ i ≤ 1 ∧ a[1] = 1`): a conjunction of rows.
+    assert_eq!(first["tree"]["op"], "and");
+    let row = &first["tree"]["args"][0]["row"];
     assert!(row["terms"][0]["term"]["name"].is_string(), "{row}");
 }

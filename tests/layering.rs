@@ -28,13 +28,14 @@ use std::path::{Path, PathBuf};
 /// | 10 | `engine` | RHS tabulation |
 /// | 11 | `trace` | witness → trace → SSA query on the original program |
 /// | 12 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
-/// | 13 | `report` | the outcome types every engine shares |
-/// | 14 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
-/// | 15 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 16 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 17 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
-/// | 18 | `tools` | `regress` and `scale`, over the public API only |
-/// | 19 | `main` | the CLI |
+/// | 13 | `certify` | the certificate check of a SAFE verdict's invariants on the original program |
+/// | 14 | `report` | the outcome types every engine shares |
+/// | 15 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
+/// | 16 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
+/// | 17 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 18 | `html`, `text`, `witness` | the HTML report and the plain text of reports, output layers over the typed reports only; SV-COMP witnesses and their validation |
+/// | 19 | `tools` | `regress` and `scale`, over the public API only |
+/// | 20 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
     &["diag", "ids", "limits", "testutil"],
     &["linear", "smt"],
@@ -49,11 +50,12 @@ const ORDER: &[&[&str]] = &[
     &["engine"],
     &["trace"],
     &["refine", "search", "invariant"],
+    &["certify"],
     &["report"],
     &["iteration"],
     &["driver", "bmc"],
     &["portfolio", "run"],
-    &["html", "text"],
+    &["html", "text", "witness"],
     &["tools"],
     &["main"],
 ];
@@ -65,11 +67,28 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("engine", "trace", "the engine never sees the trace check"),
     ("engine", "refine", "the engine never sees refinement"),
     ("smt", "cfg", "smt never sees the CFG"),
+    (
+        "certify",
+        "engine",
+        "the certificate check shares no code with the tabulation",
+    ),
+    (
+        "certify",
+        "domain",
+        "the certificate check shares no code with the tabulation",
+    ),
+    (
+        "certify",
+        "abstraction",
+        "the certificate check reads the original program",
+    ),
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the
-/// portfolio runs it beside the other engines; `html` and `text` render its report).
-const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "tools", "main"];
+/// portfolio runs it beside the other engines; `html` and `text` render its report;
+/// `witness` runs the portfolio with its options to validate a witness with lpmc's own
+/// lemmas).
+const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "witness", "tools", "main"];
 
 /// One reference from a file to a top-level module.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

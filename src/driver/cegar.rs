@@ -223,6 +223,7 @@ impl<'a> Cegar<'a> {
             paths: None,
             invariants: invariant_map(&self.loaded.file, phat, tab),
             assumed_no_overflow: assumed_no_overflow(&self.loaded.file, phat, tab),
+            certificate: None,
         })
     }
 

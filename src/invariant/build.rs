@@ -3,12 +3,13 @@
 //! each recursive procedure (entry and exit values), and, with symbolic cells, the
 //! ∀-statements that hold after each loop.
 
+use super::simplify;
 use super::{Formula, InvariantMap, Point, PointInvariant, Row, RowBound, Term, TermKind};
 use crate::cfg::{Cfg, NodeKind};
 use crate::diag::SourceFile;
-use crate::domain::cur_dim;
+use crate::domain::{cur_dim, entry_dim};
 use crate::engine::{PointKind, Points, Tabulation};
-use crate::ids::{IndexVec, NodeId, VarId};
+use crate::ids::{IndexVec, NodeId, ProcId, VarId};
 use crate::limits::Deadline;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Rel, Q};
 use crate::sema::VarKind;
@@ -68,7 +69,11 @@ impl Names {
                         (own, TermKind::Internal)
                     }
                     VarKind::Cell { array, index, .. } => (
-                        own,
+                        if users {
+                            format!("{}[{index}]", phat.arrays[array].name)
+                        } else {
+                            own
+                        },
                         TermKind::Cell {
                             array: phat.arrays[array].name.clone(),
                             index,
@@ -76,7 +81,11 @@ impl Names {
                     ),
                     VarKind::Ghost { .. } => {
                         let g = ghost_of(v);
-                        let name = if users { ghosts[usize::from(g)].clone() } else { own };
+                        let name = if users {
+                            ghosts[usize::from(g)].clone()
+                        } else {
+                            own
+                        };
                         (name, TermKind::Ghost { ghost: g })
                     }
                     VarKind::SymCell { array, .. } => {
@@ -99,9 +108,14 @@ impl Names {
             .map(|(i, (name, kind))| {
                 let clash = kinds.iter().filter(|(n, _)| n == name).count() > 1;
                 Term {
-                    name: if clash { format!("{name}#{i}") } else { name.clone() },
+                    name: if clash {
+                        format!("{name}#{i}")
+                    } else {
+                        name.clone()
+                    },
                     kind: kind.clone(),
                     entry: false,
+                    var: i as u32,
                 }
             })
             .collect();
@@ -124,6 +138,7 @@ impl Names {
                 name: format!("d{}", d.0),
                 kind: TermKind::Internal,
                 entry: false,
+                var: v.0,
             },
         }
     }
@@ -140,9 +155,9 @@ impl Names {
                 continue;
             }
             // Scale to integer coefficients.
-            let l = key
-                .values()
-                .fold(BigInt::from(1), |acc, q| num_integer::Integer::lcm(&acc, q.denom()));
+            let l = key.values().fold(BigInt::from(1), |acc, q| {
+                num_integer::Integer::lcm(&acc, q.denom())
+            });
             let lq = Q::from_integer(l);
             rows.push(Formula::Row(Row {
                 terms: key
@@ -165,7 +180,9 @@ impl Names {
 
 /// One constraint of an abstraction's facts, in the program's names.
 pub fn constraint_text(phat: &Cfg, c: &Constraint) -> String {
-    Names::raw(phat).conj(&Conj::from_constraints([c])).to_string()
+    Names::raw(phat)
+        .conj(&Conj::from_constraints([c]))
+        .to_string()
 }
 
 /// A widening point as the user reads it: `loop at line 7`, `entry of f`, `summary of f`.
@@ -177,6 +194,7 @@ pub fn point_name(file: &SourceFile, phat: &Cfg, points: &Points, n: NodeId) -> 
     match points.kind[n] {
         PointKind::RecEntry => format!("entry of {proc}"),
         PointKind::RecExit => format!("summary of {proc}"),
+        _ if phat.nodes[n].kind == NodeKind::Exit => format!("summary of {proc}"),
         _ => format!("loop at line {}", line(file, phat, n)),
     }
 }
@@ -185,14 +203,49 @@ fn line(file: &SourceFile, phat: &Cfg, n: NodeId) -> u32 {
     file.line_col(phat.nodes[n].span.start).line
 }
 
+/// The procedures whose calls the certificate check replaces by their summary: those
+/// other than `main` that are recursive or have a loop (a call of any other procedure is
+/// followed through its body).
+pub(crate) fn summarized(phat: &Cfg, points: &Points) -> Vec<ProcId> {
+    phat.procs
+        .iter_enumerated()
+        .filter(|(p, pr)| {
+            *p != phat.main
+                && !pr.callers.is_empty()
+                && (points.kind[pr.entry] == PointKind::RecEntry
+                    || phat.nodes.iter_enumerated().any(|(n, node)| {
+                        node.proc == Some(*p) && points.kind[n] == PointKind::LoopHead
+                    }))
+        })
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The dimensions no invariant shows: temporaries and the hidden sizes of arrays never,
+/// `$ret` except in summaries (where it is the value returned).
+fn hidden_dims(phat: &Cfg, keep_ret: bool) -> Vec<Dim> {
+    phat.vars
+        .iter_enumerated()
+        .filter(|(_, info)| match info.kind {
+            VarKind::Temp(_) => true,
+            VarKind::Ret => !keep_ret,
+            _ => false,
+        })
+        .flat_map(|(v, _)| [entry_dim(v), cur_dim(v)])
+        .collect()
+}
+
 /// The invariant map of a converged tabulation `tab` of the abstraction `phat` of the
 /// program in `file`: with symbolic cells, the ∀-statements after the loops first; then
-/// the invariant at each loop head (current values) and the summary of each recursive
-/// procedure (entry and exit values), in node order. Disjuncts that read alike are kept
-/// once.
+/// the invariant at each loop head and the summary of each procedure with loops or
+/// recursion, in node order; then the entries of those procedures. A loop head of `main`
+/// states current values; one of a summarized procedure relates them to the values at
+/// the procedure's entry (`x₀`), as its summary does. Each formula is made readable
+/// ([`simplify::readable`]).
 pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> InvariantMap {
     let points = Points::of(phat);
     let names = Names::of(phat);
+    let summarized = summarized(phat, &points);
     let quantified = |f: Formula| {
         if names.ghosts.is_empty() {
             f
@@ -200,41 +253,46 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
             Formula::Forall(names.ghosts.clone(), Box::new(f))
         }
     };
-    let mut out = after_loops(file, phat, &points, tab, &names);
-    for (n, kind) in points.kind.iter_enumerated() {
-        let (facts, point): (Vec<Conj>, Point) = match kind {
-            PointKind::LoopHead => (
-                tab.at_node[n]
+    // The entry values a summarized procedure's facts keep: its globals and formals.
+    let entry_of = |p: ProcId| -> Vec<Dim> {
+        phat.globals
+            .iter()
+            .chain(&phat.procs[p].formals)
+            .map(|v| entry_dim(*v))
+            .collect()
+    };
+    let all_entries = |c: &Conj, keep: &[Dim]| -> Vec<Dim> {
+        c.dims()
+            .into_iter()
+            .filter(|d| d.0 % 2 == 0 && !keep.contains(d))
+            .collect()
+    };
+    // `$ret` matters where a summary may relate it: in the summarized procedures, and in
+    // a procedure that calls any other (whose summary or entry condition may name it).
+    let hidden = hidden_dims(phat, false);
+    let hidden_keep_ret = hidden_dims(phat, true);
+    let keeps_ret = |p: Option<ProcId>| {
+        p.is_some_and(|p| {
+            summarized.contains(&p)
+                || phat
+                    .nodes
                     .iter()
-                    .map(|f| {
-                        let c = &tab.fact(*f).fact;
-                        let entry: Vec<Dim> =
-                            c.dims().into_iter().filter(|d| d.0 % 2 == 0).collect();
-                        c.project_out_within(&entry, &Deadline::none())
-                    })
-                    .collect(),
-                Point::LoopHead {
-                    node: n.0,
-                    line: line(file, phat, n),
-                },
-            ),
-            PointKind::RecExit => {
-                let Some(p) = phat.nodes[n].proc else { continue };
-                (
-                    tab.summaries[p].iter().map(|(s, _)| s.clone()).collect(),
-                    Point::Summary {
-                        proc: phat.procs[p].name.clone(),
-                    },
-                )
-            }
-            _ => continue,
-        };
-        if facts.is_empty() {
-            continue;
+                    .any(|x| x.proc == Some(p) && matches!(x.kind, NodeKind::Call { .. }))
+        })
+    };
+    let hidden_at = |p: Option<ProcId>| -> &[Dim] {
+        if keeps_ret(p) {
+            &hidden_keep_ret
+        } else {
+            &hidden
         }
+    };
+    let mut out = after_loops(file, phat, &points, tab, &names);
+    let mut entries = Vec::new();
+    let disjunction = |ds: Vec<Conj>| -> Formula {
         let mut disjuncts: Vec<Formula> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
-        for f in &facts {
+        for f in &ds {
             let d = names.conj(f);
             let t = d.to_string();
             if !texts.contains(&t) {
@@ -242,18 +300,84 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                 disjuncts.push(d);
             }
         }
-        let formula = if disjuncts.len() == 1 {
+        quantified(if disjuncts.len() == 1 {
             disjuncts.remove(0)
         } else {
             Formula::Or(disjuncts)
+        })
+    };
+    let always = |c: &Constraint| type_bound(phat, c);
+    let formula_of = |facts: Vec<Conj>, hidden: &[Dim]| -> Formula {
+        disjunction(simplify::readable(&facts, hidden, &always))
+    };
+    for (n, kind) in points.kind.iter_enumerated() {
+        let proc = phat.nodes[n].proc;
+        let (facts, point, hidden): (Vec<Conj>, Point, &[Dim]) = match kind {
+            PointKind::LoopHead => {
+                let keep = match proc {
+                    Some(p) if summarized.contains(&p) => entry_of(p),
+                    _ => Vec::new(),
+                };
+                (
+                    tab.at_node[n]
+                        .iter()
+                        .map(|f| {
+                            let c = &tab.fact(*f).fact;
+                            c.project_out_within(&all_entries(c, &keep), &Deadline::none())
+                        })
+                        .collect(),
+                    Point::LoopHead {
+                        node: n.0,
+                        line: line(file, phat, n),
+                    },
+                    hidden_at(proc),
+                )
+            }
+            _ => {
+                let Some(p) = proc.filter(|p| summarized.contains(p) && phat.procs[*p].exit == n)
+                else {
+                    continue;
+                };
+                let name = phat.procs[p].name.clone();
+                let entry = phat.procs[p].entry;
+                entries.push(PointInvariant::new(
+                    format!("entry of {name}"),
+                    Point::Entry { proc: name.clone() },
+                    formula_of(
+                        tab.at_node[entry]
+                            .iter()
+                            .map(|f| {
+                                let c = &tab.fact(*f).fact;
+                                c.project_out_within(&all_entries(c, &[]), &Deadline::none())
+                            })
+                            .collect(),
+                        &hidden_keep_ret,
+                    ),
+                ));
+                (
+                    tab.summaries[p].iter().map(|(s, _)| s.clone()).collect(),
+                    Point::Summary { proc: name.clone() },
+                    &hidden_keep_ret,
+                )
+            }
+        };
+        let ds = simplify::readable(&facts, hidden, &always);
+        let coarse = match point {
+            Point::LoopHead { .. } => {
+                simplify::coarse(&ds, &partition_atoms(phat, n)).map(&disjunction)
+            }
+            _ => None,
         };
         out.push(PointInvariant {
-            at: point_name(file, phat, &points, n),
-            point,
-            formula: quantified(formula),
+            coarse,
+            ..PointInvariant::new(point_name(file, phat, &points, n), point, disjunction(ds))
         });
     }
-    InvariantMap { points: out }
+    out.extend(entries);
+    InvariantMap {
+        points: out,
+        vars: phat.vars.iter().cloned().collect(),
+    }
 }
 
 /// With symbolic cells, the ∀-property of the cells after each loop, in the form
@@ -327,15 +451,83 @@ fn after_loops(
         } else {
             Formula::And(stated)
         };
-        out.push(PointInvariant {
-            at: format!("after the {}", point_name(file, phat, points, n)),
-            point: Point::AfterLoop {
+        out.push(PointInvariant::new(
+            format!("after the {}", point_name(file, phat, points, n)),
+            Point::AfterLoop {
                 node: n.0,
                 line: line(file, phat, n),
             },
-            formula: Formula::Forall(names.ghosts.clone(), Box::new(body)),
-        });
+            Formula::Forall(names.ghosts.clone(), Box::new(body)),
+        ));
     }
+    out
+}
+
+/// Whether `c` is one end of the C type's range of the variable it bounds (`x ≤ 2³¹-1`):
+/// true of every state, so not worth showing.
+fn type_bound(phat: &Cfg, c: &Constraint) -> bool {
+    let mut ds = c.expr.coeffs().iter();
+    let (Some((d, a)), None) = (ds.next(), ds.next()) else {
+        return false;
+    };
+    let Some(info) = phat.vars.get(VarId(d.0 / 2)) else {
+        return false;
+    };
+    let crate::sema::Range::Int(w) = info.range else {
+        return false;
+    };
+    if c.rel == Rel::Eq {
+        return false;
+    }
+    // a·x + k ≤ 0 (or < 0): x ≤ -k/a for a > 0, x ≥ -k/a for a < 0.
+    let end = -c.expr.constant_term() / a;
+    let (lo, hi) = (Q::from_integer(w.lo()), Q::from_integer(w.hi()));
+    if a.is_positive() {
+        end >= hi
+    } else {
+        end <= lo
+    }
+}
+
+/// The atoms that partition a loop head's facts for [`simplify::coarse`]: the loop's test
+/// and the conditions of the branches of its procedure that lead to the error node, each
+/// when it is one linear constraint over current values (at most three).
+fn partition_atoms(phat: &Cfg, head: NodeId) -> Vec<Constraint> {
+    let base = 2 * phat.vars.len() as u32;
+    let atom = |cond: &crate::sema::Expr| -> Option<Constraint> {
+        let mut fresh = crate::domain::encode::Fresh::new(base);
+        match crate::domain::encode::guard(cond, true, &cur_dim, &mut fresh).as_slice() {
+            [conj] => match conj.as_slice() {
+                [c] if c.rel != Rel::Eq && c.expr.coeffs().keys().all(|x| x.0 < base) => {
+                    Some(c.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let mut out: Vec<Constraint> = Vec::new();
+    if let NodeKind::Skip { next: test } = phat.nodes[head].kind {
+        if let NodeKind::Branch { cond, .. } = &phat.nodes[test].kind {
+            out.extend(atom(cond));
+        }
+    }
+    let proc = phat.nodes[head].proc;
+    for node in phat.nodes.iter() {
+        if node.proc != proc {
+            continue;
+        }
+        if let NodeKind::Branch { cond, then, els } = &node.kind {
+            if *els == crate::cfg::ERROR_NODE || *then == crate::cfg::ERROR_NODE {
+                if let Some(c) = atom(cond) {
+                    if !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out.truncate(3);
     out
 }
 
@@ -353,11 +545,7 @@ fn loop_exit(phat: &Cfg, head: NodeId) -> Option<NodeId> {
 /// The statements `K → C` of the facts after a loop: for each fact's split `(K, C)`, the
 /// constraints of `C` that every fact within `K` implies; a statement whose range lies
 /// within another's and says no more is left out, and at most three are kept.
-fn statements(
-    facts: &[Conj],
-    parts: &[(Conj, Vec<Constraint>)],
-    names: &Names,
-) -> Vec<Formula> {
+fn statements(facts: &[Conj], parts: &[(Conj, Vec<Constraint>)], names: &Names) -> Vec<Formula> {
     let mut cands: Vec<(Conj, Vec<Constraint>)> = Vec::new();
     for (k, cell) in parts {
         let within: Vec<Conj> = facts

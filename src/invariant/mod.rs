@@ -10,6 +10,7 @@
 //! is built from a tabulation by [`build`] and depends on nothing above the engine.
 
 mod build;
+mod simplify;
 
 pub use build::{constraint_text, invariant_map, point_name};
 
@@ -65,6 +66,10 @@ pub struct Term {
     /// The value at the entry of the procedure (summaries), not the current value.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub entry: bool,
+    /// The variable of the abstraction P̂ it names (its index in [`InvariantMap`]'s
+    /// variables), for the certificate check.
+    #[serde(skip)]
+    pub var: u32,
 }
 
 impl fmt::Display for Term {
@@ -233,14 +238,20 @@ impl Formula {
             Formula::And(fs) if fs.is_empty() => "true".into(),
             Formula::Or(fs) if fs.is_empty() => "false".into(),
             Formula::And(fs) | Formula::Or(fs) if fs.len() == 1 => fs[0].text(shown),
-            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_))) => {
-                fs.iter().map(|f| f.text(shown)).collect::<Vec<_>>().join(" ∧ ")
-            }
+            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_))) => fs
+                .iter()
+                .map(|f| f.text(shown))
+                .collect::<Vec<_>>()
+                .join(" ∧ "),
             Formula::And(fs) => fs.iter().map(paren).collect::<Vec<_>>().join(" ∧ "),
             Formula::Or(fs) => match shown {
                 Some(n) if fs.len() > n => format!(
                     "{} ∨ … ({} disjuncts)",
-                    fs[..n].iter().map(|f| f.text(shown)).collect::<Vec<_>>().join(" ∨ "),
+                    fs[..n]
+                        .iter()
+                        .map(|f| f.text(shown))
+                        .collect::<Vec<_>>()
+                        .join(" ∨ "),
                     fs.len()
                 ),
                 _ => fs.iter().map(paren).collect::<Vec<_>>().join(" ∨ "),
@@ -268,8 +279,12 @@ impl Formula {
     pub fn holds(&self, value: &dyn Fn(&Term) -> Option<BigInt>) -> Option<bool> {
         match self {
             Formula::Row(r) => r.holds(value),
-            Formula::And(fs) => fs.iter().try_fold(true, |acc, f| Some(acc & f.holds(value)?)),
-            Formula::Or(fs) => fs.iter().try_fold(false, |acc, f| Some(acc | f.holds(value)?)),
+            Formula::And(fs) => fs
+                .iter()
+                .try_fold(true, |acc, f| Some(acc & f.holds(value)?)),
+            Formula::Or(fs) => fs
+                .iter()
+                .try_fold(false, |acc, f| Some(acc | f.holds(value)?)),
             Formula::Implies(a, b) => Some(!a.holds(value)? || b.holds(value)?),
             Formula::Forall(..) => None,
         }
@@ -314,9 +329,15 @@ pub enum Point {
         /// The loop's line.
         line: u32,
     },
-    /// The summary of a recursive procedure: how its exit values relate to its entry
-    /// values (`x₀`).
+    /// The summary of a procedure with loops or recursion: how its exit values relate
+    /// to its entry values (`x₀`; `$ret` is the value returned).
     Summary {
+        /// The procedure.
+        proc: String,
+    },
+    /// The entry of a procedure with loops or recursion: what holds of the globals and
+    /// the parameters whenever it is called (the calling contexts its summary covers).
+    Entry {
         /// The procedure.
         proc: String,
     },
@@ -332,6 +353,21 @@ pub struct PointInvariant {
     pub point: Point,
     /// The formula.
     pub formula: Formula,
+    /// A shorter formula that contains this one (a loop head's facts hulled within the
+    /// parts of its test), to be shown instead if the certificate check accepts it.
+    pub(crate) coarse: Option<Formula>,
+}
+
+impl PointInvariant {
+    /// The invariant at `at` (a point `point`).
+    pub fn new(at: String, point: Point, formula: Formula) -> PointInvariant {
+        PointInvariant {
+            at,
+            point,
+            formula,
+            coarse: None,
+        }
+    }
 }
 
 impl PointInvariant {
@@ -342,11 +378,15 @@ impl PointInvariant {
 }
 
 /// The invariants of a SAFE verdict, in the order the reason lists them: the
-/// ∀-statements after loops first, then the loop heads and summaries in node order.
+/// ∀-statements after loops first, then the loop heads and summaries in node order, then
+/// the entries of the procedures with summaries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InvariantMap {
     /// One entry per point.
     pub points: Vec<PointInvariant>,
+    /// The variables of the abstraction the formulas are over ([`Term::var`] indexes
+    /// them): the program's own first, then the cells, ghosts and temporaries P̂ added.
+    pub(crate) vars: Vec<crate::sema::VarInfo>,
 }
 
 impl InvariantMap {
@@ -363,6 +403,27 @@ impl InvariantMap {
     /// The invariant at the first point named `at`.
     pub fn at(&self, at: &str) -> Option<&PointInvariant> {
         self.points.iter().find(|p| p.at == at)
+    }
+
+    /// The map with each point's coarser formula, if any point has one.
+    pub(crate) fn coarsened(&self) -> Option<InvariantMap> {
+        if self.points.iter().all(|p| p.coarse.is_none()) {
+            return None;
+        }
+        let mut m = self.clone();
+        for p in &mut m.points {
+            if let Some(c) = p.coarse.take() {
+                p.formula = c;
+            }
+        }
+        Some(m)
+    }
+
+    /// The invariants a SAFE reason lists: all but the procedures' entries.
+    pub fn shown(&self) -> impl Iterator<Item = &PointInvariant> {
+        self.points
+            .iter()
+            .filter(|p| !matches!(p.point, Point::Entry { .. }))
     }
 }
 
@@ -436,9 +497,8 @@ impl serde::Serialize for Row {
             term: &'a Term,
         }
         let bound = |b: &Option<RowBound>| {
-            b.as_ref().map(|b| {
-                serde_json::json!({ "value": q_text(&b.value), "strict": b.strict })
-            })
+            b.as_ref()
+                .map(|b| serde_json::json!({ "value": q_text(&b.value), "strict": b.strict }))
         };
         let terms: Vec<Coef> = self
             .terms

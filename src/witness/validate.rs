@@ -1,0 +1,372 @@
+//! `lpmc validate`: a witness of a program in our fragment, checked.
+//! - A violation witness: its assumptions' values, in order, are the inputs of a concrete
+//!   run (the interpreter); the run must reach an error location, at the target's line.
+//! - A correctness witness: its loop invariants (a loop without one, and a procedure
+//!   with loops or recursion, claim `true`) are certified on the program: initiation,
+//!   consecution and safety ([`crate::certify`]). Format 2.0 has no procedure summaries
+//!   and no quantifiers, so when the witness's invariants alone do not prove the program
+//!   safe, lpmc's own proof (its CEGAR engine's invariants, summaries and ∀-invariants)
+//!   is added as lemmas and everything is certified together: the witness is confirmed
+//!   only if its own invariants hold too (a wrong one fails initiation or consecution).
+
+use super::cexpr;
+use super::sha256;
+use crate::certify::{check_claims, claims_of, loop_heads, summarized, CertStatus, Claim, Claims};
+use crate::frontend::Loaded;
+use crate::ids::NodeId;
+use crate::interp::{run, Limits, ListOracle, Outcome as RunOutcome};
+use crate::limits::Deadline;
+use crate::sema::Expr;
+use crate::smt::Solvers;
+use num_bigint::BigInt;
+use std::path::Path;
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// What a validation concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValidationVerdict {
+    /// The witness is confirmed: its run reaches the error, or its invariants prove the
+    /// program safe.
+    Confirmed,
+    /// The witness is refuted: its run does not reach the error, or its invariants do not
+    /// prove the program safe.
+    Rejected,
+    /// Neither (the witness is out of the fragment, or the check out of reach).
+    Unknown,
+}
+
+impl ValidationVerdict {
+    /// The exit code: 0 confirmed, 1 rejected, 20 unknown.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ValidationVerdict::Confirmed => 0,
+            ValidationVerdict::Rejected => 1,
+            ValidationVerdict::Unknown => 20,
+        }
+    }
+}
+
+/// The result of a validation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Validation {
+    /// The verdict.
+    pub verdict: ValidationVerdict,
+    /// `violation` or `correctness`.
+    pub witness: String,
+    /// Why.
+    pub reason: String,
+}
+
+fn done(verdict: ValidationVerdict, witness: &str, reason: impl Into<String>) -> Validation {
+    Validation {
+        verdict,
+        witness: witness.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Validate the witness `text` of the program `loaded` read from `program`.
+pub fn validate(
+    loaded: &Loaded,
+    program: &Path,
+    text: &str,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> Validation {
+    use ValidationVerdict::*;
+    let docs = match YamlLoader::load_from_str(text) {
+        Ok(d) => d,
+        Err(e) => return done(Unknown, "unknown", format!("not YAML: {e}")),
+    };
+    let Some(Yaml::Array(entries)) = docs.first() else {
+        return done(Unknown, "unknown", "a witness is a list of entries");
+    };
+    let own = sha256(program).ok();
+    for e in entries {
+        let hashes = &e["metadata"]["task"]["input_file_hashes"];
+        if let (Yaml::Hash(h), Some(own)) = (hashes, &own) {
+            if !h.values().any(|v| v.as_str() == Some(own.as_str())) {
+                return done(
+                    Rejected,
+                    "unknown",
+                    "the witness is of another program (no input file hash matches)",
+                );
+            }
+        }
+    }
+    let kind = |t: &'static str| -> Vec<&Yaml> {
+        entries
+            .iter()
+            .filter(|e| e["entry_type"].as_str() == Some(t))
+            .collect()
+    };
+    let (violations, invariants) = (kind("violation_sequence"), kind("invariant_set"));
+    if !violations.is_empty() {
+        return violation(loaded, violations);
+    }
+    if !invariants.is_empty() {
+        return correctness(loaded, invariants, solvers, deadline);
+    }
+    done(
+        Unknown,
+        "unknown",
+        "no violation_sequence or invariant_set entry",
+    )
+}
+
+/// The integer on the right of `x == 7` (or `\result == -3`).
+fn assumed_value(c: &str) -> Option<BigInt> {
+    let (_, rhs) = c.split_once("==")?;
+    let rhs = rhs
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let rhs = rhs.trim_end_matches(['u', 'U', 'l', 'L']);
+    rhs.parse::<BigInt>().ok()
+}
+
+fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
+    use ValidationVerdict::*;
+    let mut values = Vec::new();
+    let mut target: Option<i64> = None;
+    for e in entries {
+        let Some(segments) = e["content"].as_vec() else {
+            return done(Unknown, "violation", "an entry without content");
+        };
+        for seg in segments {
+            for w in seg["segment"]
+                .as_vec()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
+                let w = &w["waypoint"];
+                if w["action"].as_str() == Some("avoid") {
+                    continue;
+                }
+                match w["type"].as_str() {
+                    Some("assumption") | Some("function_return") => {
+                        if let Some(c) = w["constraint"]["value"].as_str() {
+                            match assumed_value(c) {
+                                Some(v) => values.push(v),
+                                None => {
+                                    return done(
+                                        Unknown,
+                                        "violation",
+                                        format!("an assumption that fixes no value: `{c}`"),
+                                    )
+                                }
+                            }
+                        }
+                    }
+                    Some("target") => target = w["location"]["line"].as_i64(),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let cfg = &loaded.cfg;
+    let r = run(cfg, &mut ListOracle::new(values), Limits::default(), false);
+    match r.outcome {
+        RunOutcome::Error { at } => {
+            let line = i64::from(loaded.file.line_col(cfg.nodes[at].span.start).line);
+            match target {
+                Some(t) if t != line => done(
+                    Rejected,
+                    "violation",
+                    format!("the run reaches an error at line {line}, the target is at line {t}"),
+                ),
+                _ => done(
+                    Confirmed,
+                    "violation",
+                    format!("the run with the witness's values reaches the error at line {line}"),
+                ),
+            }
+        }
+        other => done(
+            Rejected,
+            "violation",
+            format!("the run with the witness's values does not reach an error ({other:?})"),
+        ),
+    }
+}
+
+fn correctness(
+    loaded: &Loaded,
+    entries: Vec<&Yaml>,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> Validation {
+    use ValidationVerdict::*;
+    let cfg = &loaded.cfg;
+    let heads = loop_heads(cfg);
+    let at = |n: NodeId| {
+        let lc = loaded.file.line_col(cfg.nodes[n].span.start);
+        (i64::from(lc.line), i64::from(lc.col))
+    };
+    let truth = || vec![Claim::Expr(Expr::Const(BigInt::from(1)))];
+    let mut claims = Claims {
+        vars: cfg.vars.iter().cloned().collect(),
+        ..Claims::default()
+    };
+    for h in &heads {
+        claims.loop_heads.insert(*h, truth());
+    }
+    for p in summarized(cfg, &heads) {
+        claims.entries.insert(p, truth());
+        claims.summaries.insert(p, truth());
+    }
+    let mut given = 0usize;
+    for e in entries {
+        for item in e["content"].as_vec().map(Vec::as_slice).unwrap_or_default() {
+            let inv = &item["invariant"];
+            let (Some(kind), Some(value), Some(line)) = (
+                inv["type"].as_str(),
+                inv["value"].as_str(),
+                inv["location"]["line"].as_i64(),
+            ) else {
+                return done(
+                    Unknown,
+                    "correctness",
+                    "an invariant without type, value or line",
+                );
+            };
+            let col = inv["location"]["column"].as_i64();
+            let matches = |n: &NodeId| {
+                let (l, c) = at(*n);
+                l == line && col.is_none_or(|x| x == c)
+            };
+            let node = match kind {
+                "loop_invariant" => heads.iter().copied().find(matches),
+                _ => cfg
+                    .nodes
+                    .indices()
+                    .find(|n| *n != crate::cfg::ERROR_NODE && matches(n)),
+            };
+            let Some(node) = node else {
+                return done(
+                    Unknown,
+                    "correctness",
+                    format!("no {kind} location at line {line} of the program"),
+                );
+            };
+            let Some(proc) = cfg.nodes[node].proc else {
+                continue;
+            };
+            let expr = match cexpr::parse(cfg, proc, value) {
+                Ok(e) => e,
+                Err(why) => {
+                    return done(
+                        Unknown,
+                        "correctness",
+                        format!("cannot read `{value}`: {why}"),
+                    )
+                }
+            };
+            given += 1;
+            if kind == "loop_invariant" {
+                claims.loop_heads.insert(node, vec![Claim::Expr(expr)]);
+            } else {
+                claims
+                    .passing
+                    .entry(node)
+                    .or_default()
+                    .push(Claim::Expr(expr));
+            }
+        }
+    }
+    let cert = check_claims(cfg, &loaded.file, &claims, solvers, deadline);
+    if cert.status == CertStatus::Checked {
+        return done(
+            Confirmed,
+            "correctness",
+            format!(
+                "the {given} invariant(s) hold and prove the program safe ({} obligations)",
+                cert.obligations
+            ),
+        );
+    }
+    // With lpmc's own proof as lemmas.
+    let own = match own_proof(loaded, deadline) {
+        Own::Invariants(c) => c,
+        Own::Bounded(k) if given == 0 => {
+            return done(
+                Confirmed,
+                "correctness",
+                format!("the witness claims no invariant, and every path of the program ends within unwinding bound {k} (certified)"),
+            )
+        }
+        Own::Bounded(_) | Own::Nothing => {
+            let why = cert.reason.clone().unwrap_or_default();
+            return match cert.status {
+                CertStatus::Failed => done(Rejected, "correctness", why),
+                _ => done(Unknown, "correctness", why),
+            };
+        }
+    };
+    let with = lemmas(claims, own);
+    let cert = check_claims(cfg, &loaded.file, &with, solvers, deadline);
+    let why = cert.reason.clone().unwrap_or_default();
+    match cert.status {
+        CertStatus::Checked => done(
+            Confirmed,
+            "correctness",
+            format!(
+                "the {given} invariant(s) hold and, with lpmc's own invariants as lemmas, prove the program safe ({} obligations)",
+                cert.obligations
+            ),
+        ),
+        CertStatus::Failed => done(Rejected, "correctness", why),
+        CertStatus::OutOfReach => done(Unknown, "correctness", why),
+    }
+}
+
+/// lpmc's own certified proof of a program.
+enum Own {
+    /// Invariants (a CEGAR proof), as claims.
+    Invariants(Claims),
+    /// Every path ends within this unwinding bound (a bounded proof).
+    Bounded(u32),
+    /// No proof before the deadline.
+    Nothing,
+}
+
+/// lpmc's own (certified) proof of the program, if its engines find one before the
+/// deadline.
+fn own_proof(loaded: &Loaded, deadline: &Deadline) -> Own {
+    let timeout_s = deadline.instant().map(|t| {
+        t.saturating_duration_since(std::time::Instant::now())
+            .as_secs_f64()
+    });
+    if timeout_s.is_some_and(|t| t <= 0.0) {
+        return Own::Nothing;
+    }
+    let opts = crate::driver::CheckOptions {
+        timeout_s,
+        ..Default::default()
+    };
+    let r = crate::portfolio::check(loaded, &opts, crate::portfolio::EngineChoice::All);
+    match r.outcome {
+        crate::report::Outcome::Safe(p) => match p.bound {
+            Some(k) if p.invariants.is_empty() => Own::Bounded(k),
+            _ => Own::Invariants(claims_of(&loaded.cfg, &p.invariants)),
+        },
+        _ => Own::Nothing,
+    }
+}
+
+/// The witness's claims with `own` as lemmas: conjoined at each loop head, and the
+/// summaries, entry conditions and ∀-statements taken from `own`.
+fn lemmas(witness: Claims, own: Claims) -> Claims {
+    let mut out = own;
+    for (h, cs) in witness.loop_heads {
+        let mut all = cs;
+        all.extend(out.loop_heads.remove(&h).unwrap_or_default());
+        out.loop_heads.insert(h, all);
+    }
+    for (n, cs) in witness.passing {
+        out.passing.entry(n).or_default().extend(cs);
+    }
+    out
+}

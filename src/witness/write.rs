@@ -1,0 +1,296 @@
+//! Writing witnesses: a violation sequence from a replayed counterexample, an invariant
+//! set from a certified proof.
+
+use super::{document, location, map, metadata, s, WitnessTask};
+use crate::cfg::{Cfg, NodeKind};
+use crate::frontend::Loaded;
+use crate::ids::{NodeId, ProcId};
+use crate::invariant::{Formula, Point, Row, TermKind};
+use crate::report::{Counterexample, Proof};
+use crate::sema::{Expr, VarKind};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use std::collections::BTreeSet;
+use yaml_rust2::Yaml;
+
+/// The procedures in a cycle of the call graph.
+pub(super) fn recursive(cfg: &Cfg) -> BTreeSet<ProcId> {
+    let np = cfg.procs.len();
+    let mut calls = vec![BTreeSet::new(); np];
+    for node in cfg.nodes.iter() {
+        if let (Some(p), NodeKind::Call { proc, .. }) = (node.proc, &node.kind) {
+            calls[p.0 as usize].insert(proc.0 as usize);
+        }
+    }
+    (0..np)
+        .filter(|&p| {
+            let mut seen = BTreeSet::new();
+            let mut work: Vec<usize> = calls[p].iter().copied().collect();
+            while let Some(q) = work.pop() {
+                if q == p {
+                    return true;
+                }
+                if seen.insert(q) {
+                    work.extend(calls[q].iter().copied());
+                }
+            }
+            false
+        })
+        .map(|p| ProcId(p as u32))
+        .collect()
+}
+
+fn line_col(loaded: &Loaded, n: NodeId) -> (u32, u32) {
+    let lc = loaded.file.line_col(loaded.cfg.nodes[n].span.start);
+    (lc.line, lc.col)
+}
+
+fn proc_name(cfg: &Cfg, n: NodeId) -> String {
+    cfg.nodes[n]
+        .proc
+        .map(|p| cfg.procs[p].name.clone())
+        .unwrap_or_default()
+}
+
+/// The user variable a nondeterministic value drawn at node `n` ends up in: `x` for
+/// `x = u`, or for `#nondet = u; assume(range); x = #nondet` (a C conversion around it
+/// allowed).
+fn receiver(cfg: &Cfg, n: NodeId) -> Option<String> {
+    let user = |v: crate::ids::VarId| {
+        matches!(
+            cfg.vars[v].kind,
+            VarKind::Global | VarKind::Local(_) | VarKind::Formal(_)
+        )
+        .then(|| cfg.var_name(v))
+    };
+    let NodeKind::Assign { lhs, rhs, next } = &cfg.nodes[n].kind else {
+        return None;
+    };
+    let ([t], [Expr::Undef]) = (lhs.as_slice(), rhs.as_slice()) else {
+        return None;
+    };
+    if let Some(x) = user(*t) {
+        return Some(x);
+    }
+    let mut m = *next;
+    for _ in 0..3 {
+        match &cfg.nodes[m].kind {
+            NodeKind::Assume { next, .. } => m = *next,
+            NodeKind::Assign { lhs, rhs, .. } if lhs.len() == 1 => {
+                let from_t = match &rhs[0] {
+                    Expr::Var(v) => v == t,
+                    Expr::Wrap(_, e) => matches!(e.as_ref(), Expr::Var(v) if v == t),
+                    _ => false,
+                };
+                return if from_t { user(lhs[0]) } else { None };
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The violation witness of a replayed counterexample.
+pub fn violation_witness(
+    loaded: &Loaded,
+    task: &WitnessTask,
+    cex: &Counterexample,
+) -> Result<String, String> {
+    let cfg = &loaded.cfg;
+    let rec = recursive(cfg);
+    let waypoint = |kind: &str, n: NodeId, at: (u32, u32), constraint: Option<String>| {
+        let mut w = vec![
+            ("type", s(kind)),
+            ("action", s("follow")),
+            ("location", location(task, at.0, at.1, &proc_name(cfg, n))),
+        ];
+        if let Some(c) = constraint {
+            w.push((
+                "constraint",
+                map(vec![("value", s(&c)), ("format", s("c_expression"))]),
+            ));
+        }
+        (n, map(vec![("waypoint", map(w))]))
+    };
+    // Events by step: assumptions, then calls and returns, in step order.
+    let mut events: Vec<(usize, u8, Yaml)> = Vec::new();
+    let by_step = |k: usize| cex.steps.iter().find(|st| st.step == k);
+    for i in &cex.inputs {
+        let n = NodeId(i.node);
+        if cfg.nodes.get(n).is_none() {
+            return Err(format!("the counterexample names no node {n}"));
+        }
+        let here = cfg.nodes[n].span.start;
+        // The assumption holds before the first statement after the one that drew it.
+        let after = ((i.step + 1)..cex.length)
+            .filter_map(by_step)
+            .map(|st| NodeId(st.node))
+            .find(|m| cfg.nodes[*m].span.start != here);
+        let name = receiver(cfg, n).or_else(|| {
+            i.what
+                .strip_suffix(" (uninitialised)")
+                .or_else(|| i.what.strip_suffix(" (initial)"))
+                .map(str::to_string)
+        });
+        let (at_node, constraint) = match (name, after) {
+            (Some(x), Some(m)) => (m, format!("{x} == {}", i.value)),
+            _ => (n, format!("\\result == {}", i.value)),
+        };
+        let at = line_col(loaded, at_node);
+        let (_, w) = waypoint("assumption", at_node, at, Some(constraint));
+        events.push((i.step, 1, w));
+    }
+    for st in &cex.steps {
+        let n = NodeId(st.node);
+        match cfg.nodes.get(n).map(|x| &x.kind) {
+            Some(NodeKind::Call { proc, .. }) if rec.contains(proc) => {
+                let (_, w) = waypoint("function_enter", n, line_col(loaded, n), None);
+                events.push((st.step, 0, w));
+            }
+            Some(NodeKind::Exit) if cfg.nodes[n].proc.is_some_and(|p| rec.contains(&p)) => {
+                // At the call's return point (the call statement).
+                if let Some(next) = by_step(st.step + 1) {
+                    let m = NodeId(next.node);
+                    let (_, w) = waypoint("function_return", m, line_col(loaded, m), None);
+                    events.push((st.step, 2, w));
+                }
+            }
+            _ => {}
+        }
+    }
+    events.sort_by_key(|(k, o, _)| (*k, *o));
+    let mut content: Vec<Yaml> = events
+        .into_iter()
+        .map(|(_, _, w)| map(vec![("segment", Yaml::Array(vec![w]))]))
+        .collect();
+    let last = cex
+        .steps
+        .last()
+        .map(|st| NodeId(st.node))
+        .ok_or("an empty counterexample")?;
+    let (_, target) = waypoint("target", last, line_col(loaded, last), None);
+    content.push(map(vec![("segment", Yaml::Array(vec![target]))]));
+    document("violation_sequence", metadata(loaded, task)?, content)
+}
+
+/// The correctness witness of a proof: a loop invariant at each loop head.
+pub fn correctness_witness(
+    loaded: &Loaded,
+    task: &WitnessTask,
+    proof: &Proof,
+) -> Result<String, String> {
+    let cfg = &loaded.cfg;
+    let mut content = Vec::new();
+    for p in proof.invariants.iter() {
+        let Point::LoopHead { node, .. } = p.point else {
+            continue;
+        };
+        let n = NodeId(node);
+        if cfg.nodes.get(n).is_none() {
+            continue;
+        }
+        let (line, col) = line_col(loaded, n);
+        let value = c_formula(&p.formula);
+        content.push(map(vec![(
+            "invariant",
+            map(vec![
+                ("type", s("loop_invariant")),
+                ("location", location(task, line, col, &proc_name(cfg, n))),
+                ("value", s(&value)),
+                ("format", s("c_expression")),
+            ]),
+        )]));
+    }
+    document("invariant_set", metadata(loaded, task)?, content)
+}
+
+/// A formula as a C expression over the program's variables: a quantified formula keeps
+/// the rows over scalars and constant cells of each disjunct (what holds for every ghost
+/// value), and rows over anything else (entry values, internal variables) are left out;
+/// so the expression is implied by the formula.
+pub(super) fn c_formula(f: &Formula) -> String {
+    match f {
+        Formula::Row(r) => c_row(r).unwrap_or_else(|| "1".into()),
+        Formula::And(fs) => {
+            let parts: Vec<String> = fs.iter().map(c_formula).filter(|x| x != "1").collect();
+            match parts.len() {
+                0 => "1".into(),
+                1 => parts[0].clone(),
+                _ => parts
+                    .iter()
+                    .map(|x| format!("({x})"))
+                    .collect::<Vec<_>>()
+                    .join(" && "),
+            }
+        }
+        Formula::Or(fs) if fs.is_empty() => "0".into(),
+        Formula::Or(fs) => {
+            let parts: Vec<String> = fs.iter().map(c_formula).collect();
+            if parts.iter().any(|x| x == "1") {
+                return "1".into();
+            }
+            parts
+                .iter()
+                .map(|x| format!("({x})"))
+                .collect::<Vec<_>>()
+                .join(" || ")
+        }
+        // `K → C` of symbolic cells says nothing of the scalars alone.
+        Formula::Implies(..) => "1".into(),
+        Formula::Forall(_, body) => c_formula(body),
+    }
+}
+
+fn c_row(r: &Row) -> Option<String> {
+    let mut terms = Vec::new();
+    for (c, t) in &r.terms {
+        if t.entry {
+            return None;
+        }
+        let name = match &t.kind {
+            TermKind::Var { .. } if !t.name.contains('#') => t.name.clone(),
+            TermKind::Cell { array, index } => format!("{array}[{index}]"),
+            _ => return None,
+        };
+        terms.push((c.clone(), name));
+    }
+    let mut e = String::new();
+    for (i, (c, name)) in terms.iter().enumerate() {
+        let neg = *c < BigInt::from(0);
+        let mag = if neg { -c.clone() } else { c.clone() };
+        if i == 0 {
+            if neg {
+                e.push('-');
+            }
+        } else {
+            e.push_str(if neg { " - " } else { " + " });
+        }
+        if mag != BigInt::from(1) {
+            e.push_str(&format!("{mag}*"));
+        }
+        e.push_str(name);
+    }
+    let floor = |q: &crate::linear::Q| q.numer().div_floor(q.denom());
+    let ceil = |q: &crate::linear::Q| -((-q.numer()).div_floor(q.denom()));
+    let lo = r.lo.as_ref().map(|b| {
+        if b.strict {
+            floor(&b.value) + 1
+        } else {
+            ceil(&b.value)
+        }
+    });
+    let hi = r.hi.as_ref().map(|b| {
+        if b.strict {
+            ceil(&b.value) - 1
+        } else {
+            floor(&b.value)
+        }
+    });
+    Some(match (lo, hi) {
+        (Some(l), Some(h)) if l == h => format!("{e} == {l}"),
+        (Some(l), Some(h)) => format!("{l} <= {e} && {e} <= {h}"),
+        (Some(l), None) => format!("{e} >= {l}"),
+        (None, Some(h)) => format!("{e} <= {h}"),
+        (None, None) => return None,
+    })
+}

@@ -1,0 +1,323 @@
+//! Witnesses and certificates: every SAFE and UNSAFE verdict writes an SV-COMP witness
+//! (format 2.0) that passes the schema (`contrib/witness/witness-2.0.schema.json`) and
+//! `lpmc validate`; broken witnesses (a wrong value, a wrong invariant, another file) are
+//! rejected; a planted wrong invariant is refused by the certificate check.
+//!
+//! The default suite checks a fixed sample of `lp-programs/` and of the shared
+//! benchmarks; `LPMC_WITNESS_ALL=1` checks every program (release mode recommended).
+
+mod common;
+
+use common::{bench_dir, lp_dir, sources};
+use lpmc::{CheckOptions, EngineChoice, Formula, GiveUp, Outcome, RowBound};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn lpmc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_lpmc"))
+}
+
+fn schema() -> jsonschema::Validator {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/witness/witness-2.0.schema.json");
+    let text = std::fs::read_to_string(&path).expect("the schema is there");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the schema compiles")
+}
+
+/// The schema's errors for a witness text, and what it cannot say: a violation
+/// witness's segments each end with their one `follow` waypoint, and the last one with
+/// the target.
+fn problems(validator: &jsonschema::Validator, text: &str) -> Vec<String> {
+    let json = match lpmc::witness_json(text) {
+        Ok(j) => j,
+        Err(e) => return vec![format!("not YAML: {e}")],
+    };
+    let mut out: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    for entry in json.as_array().into_iter().flatten() {
+        if entry["entry_type"] != "violation_sequence" {
+            continue;
+        }
+        let segments = entry["content"].as_array().cloned().unwrap_or_default();
+        for (i, seg) in segments.iter().enumerate() {
+            let ws = seg["segment"].as_array().cloned().unwrap_or_default();
+            let follows: Vec<usize> = ws
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w["waypoint"]["action"] == "follow")
+                .map(|(k, _)| k)
+                .collect();
+            if follows != [ws.len() - 1] {
+                out.push(format!("segment {i}: not one follow waypoint at its end"));
+            }
+            let last = &ws[ws.len() - 1]["waypoint"]["type"];
+            if (i + 1 == segments.len()) != (last == "target") {
+                out.push(format!(
+                    "segment {i}: the target must end the last segment only"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Check `file`, write its witness, and test the witness: schema, then `lpmc validate`.
+/// Returns the verdict word, or an error.
+fn round_trip(
+    validator: &jsonschema::Validator,
+    file: &Path,
+    dir: &Path,
+) -> Result<String, String> {
+    let w = dir.join(format!(
+        "{}.witness.yml",
+        file.file_name().unwrap().to_string_lossy()
+    ));
+    let out = lpmc()
+        .args(["check", "--timeout", "3", "--witness"])
+        .arg(&w)
+        .arg(file)
+        .output()
+        .expect("lpmc runs");
+    let verdict = match out.status.code() {
+        Some(0) => "safe",
+        Some(10) => "unsafe",
+        Some(20) => return Ok("unknown".into()),
+        c => {
+            return Err(format!(
+                "{}: exit {c:?}: {}",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    let text =
+        std::fs::read_to_string(&w).map_err(|e| format!("{}: no witness: {e}", file.display()))?;
+    let p = problems(validator, &text);
+    if !p.is_empty() {
+        return Err(format!(
+            "{}: the witness breaks the schema: {p:?}\n{text}",
+            file.display()
+        ));
+    }
+    let v = lpmc()
+        .args(["validate", "--timeout", "20", "--witness"])
+        .arg(&w)
+        .arg(file)
+        .output()
+        .expect("lpmc runs");
+    if v.status.code() != Some(0) {
+        return Err(format!(
+            "{} ({verdict}): validate exit {:?}: {}",
+            file.display(),
+            v.status.code(),
+            String::from_utf8_lossy(&v.stdout)
+        ));
+    }
+    Ok(verdict.into())
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lpmc-witness-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
+/// The programs of a suite: all with `LPMC_WITNESS_ALL`, else every `step`-th one.
+fn sample(mut files: Vec<PathBuf>, step: usize) -> Vec<PathBuf> {
+    files.sort();
+    if std::env::var_os("LPMC_WITNESS_ALL").is_some() {
+        return files;
+    }
+    files.into_iter().step_by(step).collect()
+}
+
+#[test]
+fn every_verdict_of_a_sample_writes_a_witness_that_passes_the_schema_and_validate() {
+    let validator = schema();
+    let dir = tmp("sample");
+    let mut files = sample(sources(&lp_dir()), 9);
+    files.push(lp_dir().join("fig1.lp"));
+    files.push(lp_dir().join("array_any_index_off_by_one.lp"));
+    if let Some(b) = bench_dir() {
+        files.extend(sample(sources(&b), 25));
+        files.push(b.join("svcomp/loop-lit/gsv2008.i"));
+    }
+    let mut errors = Vec::new();
+    let mut decided = 0;
+    for f in &files {
+        if f.components().any(|c| c.as_os_str() == "errors") {
+            continue;
+        }
+        match round_trip(&validator, f, &dir) {
+            Ok(v) if v != "unknown" => decided += 1,
+            Ok(_) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{} failure(s):\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+    assert!(decided >= 5, "only {decided} decided programs");
+}
+
+fn write_witness(file: &Path, dir: &Path) -> String {
+    let w = dir.join("w.yml");
+    let out = lpmc()
+        .args(["check", "--witness"])
+        .arg(&w)
+        .arg(file)
+        .output()
+        .expect("lpmc runs");
+    assert!(matches!(out.status.code(), Some(0 | 10)), "{out:?}");
+    std::fs::read_to_string(&w).expect("a witness")
+}
+
+fn validate(file: &Path, dir: &Path, text: &str) -> (Option<i32>, String) {
+    let w = dir.join("broken.yml");
+    std::fs::write(&w, text).expect("writes");
+    let v = lpmc()
+        .args(["validate", "--witness"])
+        .arg(&w)
+        .arg(file)
+        .output()
+        .expect("lpmc runs");
+    (
+        v.status.code(),
+        String::from_utf8_lossy(&v.stdout).to_string(),
+    )
+}
+
+#[test]
+fn a_violation_witness_with_a_wrong_value_is_rejected() {
+    let dir = tmp("wrong-value");
+    let file = lp_dir().join("array_any_index_off_by_one.lp");
+    let text = write_witness(&file, &dir);
+    assert_eq!(
+        validate(&file, &dir, &text).0,
+        Some(0),
+        "the witness itself is confirmed"
+    );
+    // `k = u` must draw 5 (the only index out of range) for the run to reach the
+    // error; with 3 the read is in range and equals 7.
+    let at = text
+        .rfind("k == 5")
+        .unwrap_or_else(|| panic!("no `k == 5`: {text}"));
+    let broken = format!("{}k == 3{}", &text[..at], &text[at + "k == 5".len()..]);
+    let (code, out) = validate(&file, &dir, &broken);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REJECTED"), "{out}");
+}
+
+#[test]
+fn a_correctness_witness_with_a_wrong_or_foreign_invariant_is_rejected() {
+    let dir = tmp("wrong-invariant");
+    let file = lp_dir().join("fig1.lp");
+    let text = write_witness(&file, &dir);
+    assert_eq!(validate(&file, &dir, &text).0, Some(0));
+    // Fig. 1's invariant `0 <= i && i <= 1`, narrowed: not inductive (i reaches 1).
+    assert!(text.contains("i <= 1"), "{text}");
+    let (code, out) = validate(&file, &dir, &text.replace("i <= 1", "i <= 0"));
+    assert_eq!(code, Some(1), "{out}");
+    // A cell value that the loop head never sees.
+    let (code, out) = validate(&file, &dir, &text.replace("a[1] == 1", "a[1] == 2"));
+    assert_eq!(code, Some(1), "{out}");
+    // The witness of another program.
+    let other = lp_dir().join("array_copy.lp");
+    let (code, out) = validate(&other, &dir, &text);
+    assert_ne!(code, Some(0), "{out}");
+}
+
+/// The loop head's formula of `file`'s CEGAR proof, changed by `plant`: refused.
+fn planted(file: &str, plant: &dyn Fn(&mut Formula) -> bool) -> (Outcome, Outcome) {
+    let loaded = lpmc::load_path(&lp_dir().join(file)).expect("loads");
+    let opts = CheckOptions::default();
+    let report = lpmc::portfolio(&loaded, &opts, EngineChoice::Cegar);
+    let Outcome::Safe(proof) = report.outcome.clone() else {
+        panic!("{file}: {}", report.outcome.reason());
+    };
+    let certificate = proof.certificate.clone().expect("a certified proof");
+    assert!(certificate.checked(), "{certificate:?}");
+    let mut wrong = proof.clone();
+    wrong.certificate = None;
+    let mut changed = false;
+    for p in &mut wrong.invariants.points {
+        if matches!(p.point, lpmc::InvariantPoint::LoopHead { .. }) {
+            changed |= plant(&mut p.formula);
+        }
+    }
+    assert!(changed, "nothing planted in {file}");
+    let solvers = lpmc::smt::cvc5_solvers();
+    let deadline = lpmc::Deadline::none();
+    let mut right = proof;
+    right.certificate = None;
+    (
+        lpmc::certified(&loaded, &opts, Outcome::Safe(right), &solvers, &deadline),
+        lpmc::certified(&loaded, &opts, Outcome::Safe(wrong), &solvers, &deadline),
+    )
+}
+
+/// Tighten the upper bound of every row over `name` by one.
+fn tighten(f: &mut Formula, name: &str) -> bool {
+    match f {
+        Formula::Row(r) => {
+            if r.terms.iter().any(|(_, t)| t.name == name) {
+                if let Some(RowBound { value, .. }) = &mut r.hi {
+                    *value -= num_rational::BigRational::from_integer(1.into());
+                    return true;
+                }
+            }
+            false
+        }
+        Formula::And(fs) | Formula::Or(fs) => {
+            fs.iter_mut().fold(false, |a, f| tighten(f, name) | a)
+        }
+        Formula::Implies(a, b) => tighten(a, name) | tighten(b, name),
+        Formula::Forall(_, b) => tighten(b, name),
+    }
+}
+
+#[test]
+fn a_planted_wrong_invariant_is_refused_by_the_certificate_check() {
+    let (right, wrong) = planted("fig1.lp", &|f| tighten(f, "i"));
+    assert!(matches!(right, Outcome::Safe(_)), "{}", right.reason());
+    match wrong {
+        Outcome::Unknown(GiveUp::Certificate(why)) => {
+            assert!(why.contains("loop at line 7"), "{why}")
+        }
+        o => panic!("a wrong invariant was accepted: {}", o.reason()),
+    }
+}
+
+#[test]
+fn a_planted_wrong_forall_invariant_is_refused_for_an_arbitrary_ghost() {
+    // The ∀-invariant of the init-then-check loop with `a[k]` narrowed.
+    let (right, wrong) = planted("sym_init_check.lp", &|f| tighten(f, "a[k]"));
+    assert!(matches!(right, Outcome::Safe(_)), "{}", right.reason());
+    assert!(
+        matches!(wrong, Outcome::Unknown(GiveUp::Certificate(_))),
+        "a wrong ∀-invariant was accepted: {}",
+        wrong.reason()
+    );
+}
+
+#[test]
+fn a_safe_json_reports_its_certificate() {
+    let out = lpmc()
+        .args(["check", "--json"])
+        .arg(lp_dir().join("fig1.lp"))
+        .output()
+        .expect("lpmc runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["verdict"], "safe");
+    assert_eq!(v["proof"]["certificate"]["status"], "checked", "{v}");
+    assert!(v["proof"]["certificate"]["obligations"].as_u64() > Some(0));
+}
