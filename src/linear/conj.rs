@@ -462,6 +462,8 @@ impl Conj {
 
     /// Whether `self` implies every constraint of `other` (`self ⊑ other`).
     pub fn entails(&self, other: &Conj) -> bool {
+        #[cfg(any(test, feature = "internals"))]
+        super::capture::entailment(self, other);
         if !other.feasible {
             return self.is_empty();
         }

@@ -39,6 +39,8 @@ impl Conj {
     /// still mentioning `dims` are dropped, which over-approximates the projection (the
     /// caller, seeing the expired deadline, answers UNKNOWN anyway).
     pub fn project_out_within(&self, dims: &[Dim], deadline: &Deadline) -> Conj {
+        #[cfg(any(test, feature = "internals"))]
+        super::capture::projection(self, dims);
         self.project(dims, true, deadline)
     }
 

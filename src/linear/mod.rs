@@ -15,6 +15,8 @@
 //! involved, so a wrong "empty" (which would drop real states) cannot happen through
 //! rounding.
 
+#[cfg(any(test, feature = "internals"))]
+pub mod capture;
 mod conj;
 mod constraint;
 mod expr;
@@ -26,7 +28,7 @@ pub mod simplex;
 mod tests;
 
 pub use conj::Conj;
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 pub use conj::Domain;
 pub use hull::threshold_family;
 pub use constraint::{Constraint, Rel};
