@@ -7,11 +7,10 @@
 use super::enc::{entry_var, Enc, EncError, State, R};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::invariant::{Formula, Row, Term as ITerm, TermKind};
-use crate::linear::Q;
+use num_rational::BigRational;
 use crate::sema::{Expr, VarInfo, VarKind};
 use crate::smt::{Sort, Term};
 use num_bigint::BigInt;
-use num_integer::Integer;
 use std::collections::BTreeMap;
 
 /// One claim at a point.
@@ -200,12 +199,12 @@ impl Enc<'_> {
     }
 }
 
-fn floor(q: &Q) -> BigInt {
-    q.numer().div_floor(q.denom())
+fn floor(q: &BigRational) -> BigInt {
+    q.floor().to_integer()
 }
 
-fn ceil(q: &Q) -> BigInt {
-    -((-q.numer()).div_floor(q.denom()))
+fn ceil(q: &BigRational) -> BigInt {
+    q.ceil().to_integer()
 }
 
 /// Whether any claim is quantified over the ghosts.

@@ -156,7 +156,7 @@ impl Names {
             }
             // Scale to integer coefficients.
             let l = key.values().fold(BigInt::from(1), |acc, q| {
-                num_integer::Integer::lcm(&acc, q.denom())
+                num_integer::Integer::lcm(&acc, &q.denom())
             });
             let lq = Q::from_integer(l);
             rows.push(Formula::Row(Row {
@@ -165,11 +165,11 @@ impl Names {
                     .map(|(d, q)| ((q * &lq).to_integer(), self.term(*d)))
                     .collect(),
                 lo: r.lo.as_ref().map(|b| RowBound {
-                    value: &b.value * &lq,
+                    value: (&b.value * &lq).to_big(),
                     strict: b.strict,
                 }),
                 hi: r.hi.as_ref().map(|b| RowBound {
-                    value: &b.value * &lq,
+                    value: (&b.value * &lq).to_big(),
                     strict: b.strict,
                 }),
             }));

@@ -14,8 +14,8 @@ mod simplify;
 
 pub use build::{constraint_text, invariant_map, point_name};
 
-use crate::linear::Q;
 use num_bigint::BigInt;
+use num_rational::BigRational;
 use num_traits::One;
 use serde::ser::{SerializeMap, SerializeSeq};
 use std::fmt;
@@ -86,7 +86,7 @@ impl fmt::Display for Term {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowBound {
     /// The bound.
-    pub value: Q,
+    pub value: BigRational,
     /// Whether it is strict.
     pub strict: bool,
 }
@@ -111,7 +111,7 @@ impl Row {
         for (a, t) in &self.terms {
             sum += a * value(t)?;
         }
-        let sum = Q::from_integer(sum);
+        let sum = BigRational::from_integer(sum);
         let lo = self.lo.as_ref().is_none_or(|b| {
             if b.strict {
                 sum > b.value
@@ -152,7 +152,7 @@ impl Row {
 }
 
 /// A bound as text: an integer, or a fraction.
-fn q_text(q: &Q) -> String {
+fn q_text(q: &BigRational) -> String {
     if q.is_integer() {
         q.to_integer().to_string()
     } else {

@@ -9,7 +9,6 @@ use num_traits::{One, Signed, Zero};
 
 use super::constraint::canonical;
 use super::expr::LinExpr;
-use super::rat::Rat;
 use super::simplex::{Tableau, DQ};
 use super::{Constraint, Dim, LinearError, Point, Rel, Q};
 
@@ -365,12 +364,6 @@ impl Conj {
             return Ok(false);
         }
         for (key, r) in &self.rows {
-            if let Some(ok) = contains_small(key, r, point) {
-                if !ok {
-                    return Ok(false);
-                }
-                continue;
-            }
             let mut v = Q::zero();
             for (d, a) in key {
                 v += a * point.get(d).ok_or(LinearError::UnboundDim(*d))?;
@@ -462,6 +455,8 @@ impl Conj {
 
     /// Whether `self` implies every constraint of `other` (`self ⊑ other`).
     pub fn entails(&self, other: &Conj) -> bool {
+        #[cfg(any(test, feature = "internals"))]
+        super::capture::entailment(self, other);
         if !other.feasible {
             return self.is_empty();
         }
@@ -503,42 +498,6 @@ impl Conj {
         }
         true
     }
-}
-
-/// [`Range::contains`] of the value of `key` at `point`, computed over small rationals;
-/// `None` if a number does not fit (or a dimension has no value).
-fn contains_small(key: &BTreeMap<Dim, Q>, r: &Range, point: &Point) -> Option<bool> {
-    let mut v = <Rat as super::rat::Num>::zero();
-    for (d, a) in key {
-        let x = <Rat as super::rat::Num>::from_q(point.get(d)?)?;
-        v = super::rat::Num::add(
-            &v,
-            &super::rat::Num::mul(&<Rat as super::rat::Num>::from_q(a)?, &x)?,
-        )?;
-    }
-    let lo_ok = match &r.lo {
-        None => true,
-        Some(l) => {
-            let b = <Rat as super::rat::Num>::from_q(&l.value)?;
-            if l.strict {
-                v > b
-            } else {
-                v >= b
-            }
-        }
-    };
-    let hi_ok = match &r.hi {
-        None => true,
-        Some(h) => {
-            let b = <Rat as super::rat::Num>::from_q(&h.value)?;
-            if h.strict {
-                v < b
-            } else {
-                v <= b
-            }
-        }
-    };
-    Some(lo_ok && hi_ok)
 }
 
 fn tighter_lower(a: Bound, b: Bound) -> Bound {

@@ -6,8 +6,9 @@ use std::fmt;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, Zero};
 
+use super::q::gcd_u64;
 use super::{Dim, LinExpr, Q};
 #[cfg(test)]
 use super::{LinearError, Point};
@@ -71,7 +72,7 @@ pub(crate) fn primitive(coeffs: &BTreeMap<Dim, Q>) -> (BTreeMap<Dim, Q>, Q) {
     }
     let mut l = BigInt::one();
     for a in coeffs.values() {
-        l = l.lcm(a.denom());
+        l = l.lcm(&a.denom());
     }
     let mut g = BigInt::zero();
     for a in coeffs.values() {
@@ -89,33 +90,38 @@ pub(crate) fn primitive(coeffs: &BTreeMap<Dim, Q>) -> (BTreeMap<Dim, Q>, Q) {
     (key, f)
 }
 
-/// [`primitive`] for integer coefficients that fit in `i64` (the common case), without
-/// big-integer gcds; `None` otherwise.
+/// [`primitive`] for coefficients stored as machine rationals whose scaled integers fit
+/// in `i64` (the common case), without big-integer gcds; `None` otherwise.
 fn primitive_small(coeffs: &BTreeMap<Dim, Q>) -> Option<(BTreeMap<Dim, Q>, Q)> {
+    // l: the lcm of the denominators.
+    let mut l: i64 = 1;
+    for a in coeffs.values() {
+        let (_, d) = a.small()?;
+        if d != 1 {
+            l = l.checked_mul(d / gcd_u64(l as u64, d as u64) as i64)?;
+        }
+    }
+    // g: the gcd of the numerators scaled to the common denominator.
     let mut g: u64 = 0;
     for a in coeffs.values() {
-        if !a.is_integer() {
-            return None;
-        }
-        let n = a.numer().to_i64()?;
-        g = gcd_u64(g, n.unsigned_abs());
+        let (n, d) = a.small()?;
+        let m = n.checked_mul(l / d)?;
+        g = gcd_u64(g, m.unsigned_abs());
     }
-    if g <= 1 {
+    if l == 1 && g <= 1 {
         return Some((coeffs.clone(), Q::one()));
     }
-    let gi = BigInt::from(g);
+    let g = i64::try_from(g).ok().filter(|g| *g > 0)?;
+    let f = Q::ratio(l, g);
     let key = coeffs
         .iter()
-        .map(|(d, a)| (*d, Q::from_integer(a.numer() / &gi)))
+        .map(|(d, a)| {
+            let (n, den) = a.small().unwrap_or((0, 1));
+            // n·(l/den)/g is an exact integer and fits (|n·(l/den)| fits, g ≥ 1).
+            (*d, Q::from_i64(n * (l / den) / g))
+        })
         .collect();
-    Some((key, Q::new_raw(BigInt::one(), gi)))
-}
-
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
+    Some((key, f))
 }
 
 /// Like [`primitive`] but also makes the first coefficient positive, so that `e` and `k·e`

@@ -39,6 +39,8 @@ impl Conj {
     /// still mentioning `dims` are dropped, which over-approximates the projection (the
     /// caller, seeing the expired deadline, answers UNKNOWN anyway).
     pub fn project_out_within(&self, dims: &[Dim], deadline: &Deadline) -> Conj {
+        #[cfg(any(test, feature = "internals"))]
+        super::capture::projection(self, dims);
         self.project(dims, true, deadline)
     }
 
@@ -54,8 +56,7 @@ impl Conj {
         let mut todo: BTreeSet<Dim> = dims.iter().copied().collect();
         let mut dirty = false;
         while out.feasible {
-            let present = out.dims();
-            todo.retain(|d| present.contains(d));
+            todo.retain(|d| out.rows.keys().any(|k| k.contains_key(d)));
             if !todo.is_empty() && deadline.expired() {
                 out.rows
                     .retain(|key, _| !key.keys().any(|d| todo.contains(d)));

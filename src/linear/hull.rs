@@ -97,7 +97,10 @@ impl Conj {
         }
         let mut dims = self.dims();
         dims.extend(other.dims());
-        if dims.len() > HULL_MAX_DIMS || self.rows.len() + other.rows.len() > HULL_MAX_ROWS || deadline.expired() {
+        if dims.len() > HULL_MAX_DIMS
+            || self.rows.len() + other.rows.len() > HULL_MAX_ROWS
+            || deadline.expired()
+        {
             return self.weak_join(other);
         }
         let top = dims.iter().map(|d| d.0).max().unwrap_or(0) + 1;
@@ -200,9 +203,7 @@ impl Conj {
                 // A facet of the hull on which both operands lie is a direction whose
                 // bound did not move (`m + n ≤ k` when one argument grows as the other
                 // shrinks): keep it as the standard widening keeps stable constraints.
-                if replaces
-                    || (is_octagonal(&c) && touches(self, &c) && touches(newer, &c))
-                {
+                if replaces || (is_octagonal(&c) && touches(self, &c) && touches(newer, &c)) {
                     out.add(&c);
                 }
             }
@@ -322,7 +323,9 @@ mod tests {
         // A small deterministic sweep: boxes and diagonals in two dimensions.
         let mut seed = 7u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 33) % 7) as i64 - 3
         };
         for _ in 0..60 {

@@ -9,35 +9,40 @@
 //! - [`Conj`]: a canonical conjunction, with exact emptiness, implication, entailment,
 //!   redundancy removal and Fourier–Motzkin projection ([`Conj::project_out`]).
 //! - [`simplex`]: an exact simplex over `Q` (Bland's rule) deciding feasibility and
-//!   producing a rational witness point ([`simplex::feasible`]).
+//!   producing a rational witness point.
+//! - [`Q`]: the exact rationals, as machine integers (`i64` parts, `i128` intermediates)
+//!   while they fit and big integers beyond.
 //!
 //! Every decision (emptiness, implication, redundancy) is exact: no floating point is
 //! involved, so a wrong "empty" (which would drop real states) cannot happen through
 //! rounding.
 
+#[cfg(any(test, feature = "internals"))]
+pub mod capture;
 mod conj;
 mod constraint;
 mod expr;
 mod fm;
 mod hull;
-mod rat;
+mod q;
 pub mod simplex;
 #[cfg(test)]
 mod tests;
 
 pub use conj::Conj;
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 pub use conj::Domain;
-pub use hull::threshold_family;
-pub use constraint::{Constraint, Rel};
 pub use constraint::Tightened;
+pub use constraint::{Constraint, Rel};
 pub use expr::LinExpr;
+pub use hull::threshold_family;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The exact rationals every coefficient and constant lives in.
-pub type Q = num_rational::BigRational;
+/// The exact rationals every coefficient and constant lives in (machine integers while
+/// they fit).
+pub use q::Q;
 
 /// A valuation of some dimensions, e.g. a point of the linear space.
 pub type Point = BTreeMap<Dim, Q>;

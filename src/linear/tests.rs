@@ -371,7 +371,7 @@ proptest! {
             let mut g = num_bigint::BigInt::zero();
             for a in tc.expr.coeffs().values() {
                 prop_assert!(a.is_integer());
-                g = g.gcd(a.numer());
+                g = g.gcd(&a.numer());
             }
             prop_assert!(g.is_one());
         }

@@ -9,7 +9,6 @@ use crate::invariant::{Formula, Point, Row, TermKind};
 use crate::report::{Counterexample, Proof};
 use crate::sema::{Expr, VarKind};
 use num_bigint::BigInt;
-use num_integer::Integer;
 use std::collections::BTreeSet;
 use yaml_rust2::Yaml;
 
@@ -270,8 +269,8 @@ fn c_row(r: &Row) -> Option<String> {
         }
         e.push_str(name);
     }
-    let floor = |q: &crate::linear::Q| q.numer().div_floor(q.denom());
-    let ceil = |q: &crate::linear::Q| -((-q.numer()).div_floor(q.denom()));
+    let floor = |q: &num_rational::BigRational| q.floor().to_integer();
+    let ceil = |q: &num_rational::BigRational| q.ceil().to_integer();
     let lo = r.lo.as_ref().map(|b| {
         if b.strict {
             floor(&b.value) + 1

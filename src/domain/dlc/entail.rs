@@ -145,10 +145,10 @@ impl Entailment {
         }
         let mut parts = Vec::new();
         for k in c.constraints() {
-            let mut sum = vec![Term::real(k.expr.constant_term().clone())];
+            let mut sum = vec![Term::real(k.expr.constant_term().to_big())];
             for (d, a) in k.expr.coeffs() {
                 let s = self.sym(*d)?;
-                sum.push(Term::scale(a.clone(), Term::sym(s)));
+                sum.push(Term::scale(a.to_big(), Term::sym(s)));
             }
             let e = Term::sum(sum);
             let zero = Term::int(0);
