@@ -44,6 +44,7 @@
 //! # The pipeline
 //!
 //! text → `syntax` (AST) → `sema` (resolved program) → `cfg` (the graph of paper §3) →
+//! `accel` (loop acceleration) →
 //! `abstraction` (P̂k) → `engine` over `domain` (RHS tabulation over disjunctive linear
 //! constraints) → `trace` (the path as an SSA query on the original program, checked by
 //! [`smt`]) → `refine` (new array cells), in a loop run by `driver`.
@@ -59,19 +60,20 @@
 //! | 2 | `syntax` | text → AST |
 //! | 3 | `sema` | AST → resolved program |
 //! | 4 | `cfg` | resolved program → control-flow graph |
-//! | 5 | `interp` | the concrete interpreter over the CFG (the oracle) |
-//! | 6 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
-//! | 7 | `abstraction` | P → P̂k over tracked cells |
-//! | 8 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
-//! | 9 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
-//! | 10 | `trace` | witness → trace → SSA query on the original program |
-//! | 11 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
-//! | 12 | `report` | the outcome types every engine shares |
-//! | 13 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
-//! | 14 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 15 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 16 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
-//! | 17 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 5 | `accel` | loop acceleration: translation/reset loop paths get an exact closure as an alternative at their head |
+//! | 6 | `interp` | the concrete interpreter over the CFG (the oracle) |
+//! | 7 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
+//! | 8 | `abstraction` | P → P̂k over tracked cells |
+//! | 9 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
+//! | 10 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
+//! | 11 | `trace` | witness → trace → SSA query on the original program |
+//! | 12 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
+//! | 13 | `report` | the outcome types every engine shares |
+//! | 14 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 15 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 16 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 17 | `html`, [`text`] | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only |
+//! | 18 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
@@ -101,6 +103,7 @@ internal_modules! {
     mod syntax;
     mod sema;
     mod cfg;
+    mod accel;
     mod interp;
     mod frontend;
     mod abstraction;
@@ -134,8 +137,8 @@ pub use crate::limits::{Deadline, Exhausted, DEFAULT_MEMORY_MB};
 
 // Outcomes.
 pub use crate::report::{
-    Counterexample, Engine, EngineRun, GiveUp, InputValue, Outcome, Proof, TraceStep, Verdict,
-    STEPS_KEPT,
+    AcceleratedLoop, Counterexample, Engine, EngineRun, GiveUp, InputValue, Outcome, Proof,
+    TraceStep, Verdict, STEPS_KEPT,
 };
 
 // Invariants.

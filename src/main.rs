@@ -64,6 +64,10 @@ struct Front {
     /// no-overflow property) instead of wrapping.
     #[arg(long)]
     check_overflow: bool,
+    /// Do not accelerate loops (by default a loop path that translates and resets its
+    /// variables gets an exact transition taking any number of iterations at once).
+    #[arg(long)]
+    no_accel: bool,
 }
 
 fn parse_int_model(s: &str) -> Result<IntModel, String> {
@@ -284,9 +288,9 @@ fn run() -> ExitCode {
                 report: report.as_deref(),
                 report_dir: report_dir.as_deref(),
             };
-            exit_with(exe().and_then(|e| {
-                commands::regress(&e, &args, &mut std::io::stdout().lock())
-            }))
+            exit_with(
+                exe().and_then(|e| commands::regress(&e, &args, &mut std::io::stdout().lock())),
+            )
         }
         Cmd::Bmc {
             file,
@@ -550,6 +554,7 @@ fn load_input(
     let mut opts = LoadOptions {
         int_model: front.int_model,
         check_overflow: front.check_overflow,
+        no_accel: front.no_accel,
         ..LoadOptions::default()
     };
     if front.no_cpp {

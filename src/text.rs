@@ -105,6 +105,25 @@ pub fn trace_text(t: &Counterexample) -> String {
             );
         }
     }
+    if !t.accelerated.is_empty() {
+        line!(s, "  accelerated loops:");
+        let n = t.accelerated.len();
+        for (k, a) in t.accelerated.iter().enumerate() {
+            if cut(k, n) {
+                if k == TRACE_EDGE {
+                    line!(s, "    ... {} more ...", n - 2 * TRACE_EDGE);
+                }
+                continue;
+            }
+            line!(
+                s,
+                "    step {:>4}  accelerated loop at line {}: n = {} iterations",
+                a.step,
+                a.line,
+                a.iterations
+            );
+        }
+    }
     line!(
         s,
         "  trace ({} steps, error at line {}):",
@@ -194,10 +213,9 @@ pub fn expectation(expected_safe: Option<bool>, got: Verdict) -> String {
     let name = |safe: bool| if safe { "SAFE" } else { "UNSAFE" };
     match (expected_safe, got) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
-        (Some(safe), Verdict::Unknown) => format!(
-            "expect: {}, got UNKNOWN: no verdict to compare",
-            name(safe)
-        ),
+        (Some(safe), Verdict::Unknown) => {
+            format!("expect: {}, got UNKNOWN: no verdict to compare", name(safe))
+        }
         (Some(safe), v) => {
             let ok = (v == Verdict::Safe) == safe;
             format!(

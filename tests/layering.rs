@@ -20,26 +20,28 @@ use std::path::{Path, PathBuf};
 /// | 2 | `syntax` | text → AST |
 /// | 3 | `sema` | AST → resolved program |
 /// | 4 | `cfg` | resolved program → CFG |
-/// | 5 | `interp` | the concrete interpreter over the CFG (the oracle) |
-/// | 6 | `frontend` | `load`: syntax → sema → cfg in one call, the preprocessor, task files |
-/// | 7 | `abstraction` | P → P̂k |
-/// | 8 | `domain` | DLC domain |
-/// | 9 | `engine` | RHS tabulation |
-/// | 10 | `trace` | witness → trace → SSA query on the original program |
-/// | 11 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
-/// | 12 | `report` | the outcome types every engine shares |
-/// | 13 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
-/// | 14 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 15 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 16 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
-/// | 17 | `tools` | `regress` and `scale`, over the public API only |
-/// | 18 | `main` | the CLI |
+/// | 5 | `accel` | loop acceleration (a CFG → CFG transformation) |
+/// | 6 | `interp` | the concrete interpreter over the CFG (the oracle) |
+/// | 7 | `frontend` | `load`: syntax → sema → cfg in one call, the preprocessor, task files |
+/// | 8 | `abstraction` | P → P̂k |
+/// | 9 | `domain` | DLC domain |
+/// | 10 | `engine` | RHS tabulation |
+/// | 11 | `trace` | witness → trace → SSA query on the original program |
+/// | 12 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
+/// | 13 | `report` | the outcome types every engine shares |
+/// | 14 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
+/// | 15 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
+/// | 16 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 17 | `html`, `text` | the HTML report and the plain text of reports, output layers over the typed reports only |
+/// | 18 | `tools` | `regress` and `scale`, over the public API only |
+/// | 19 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
     &["diag", "ids", "limits", "testutil"],
     &["linear", "smt"],
     &["syntax"],
     &["sema"],
     &["cfg"],
+    &["accel"],
     &["interp"],
     &["frontend"],
     &["abstraction"],

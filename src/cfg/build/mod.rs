@@ -107,6 +107,7 @@ impl<'p> Builder<'p> {
             ret: prog.ret,
             main: prog.main,
             inst_reads: Default::default(),
+            accel: Default::default(),
         };
         for node in cfg.nodes.iter() {
             {
