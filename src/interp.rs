@@ -5,6 +5,7 @@
 //! nondet calls and arbitrary array cells come from an [`Oracle`]. It is the oracle for
 //! replaying counterexamples and for differential tests.
 
+use crate::accel::CountRange;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::sema::{ArraySize, Expr, Range};
@@ -38,6 +39,20 @@ pub trait Oracle {
     /// at step `init_step` (an `ArrayInit` without values), asked when the cell is first
     /// read.
     fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt;
+    /// The iteration count an accelerated loop asks for at `node` (its `u`, see
+    /// [`crate::accel`]); `range` is what the loop's guard allows from the current state
+    /// (`None`: no count, or unknown). A count below the transition's least leaves the
+    /// loop to its original body. By default an arbitrary value like any other.
+    fn count(
+        &mut self,
+        step: usize,
+        node: NodeId,
+        site: Site,
+        range: Option<&CountRange>,
+    ) -> BigInt {
+        let _ = range;
+        self.undef(step, node, site)
+    }
 }
 
 /// Values taken from a list in order; 0 once the list is exhausted.
@@ -79,6 +94,10 @@ impl Oracle for ListOracle {
     fn array_cell(&mut self, _: usize, _: ArrayId, _: i64) -> BigInt {
         self.take()
     }
+    /// Loops run one iteration at a time (the list holds the program's own inputs).
+    fn count(&mut self, _: usize, _: NodeId, _: Site, _: Option<&CountRange>) -> BigInt {
+        BigInt::zero()
+    }
 }
 
 /// Seeded random values, mostly small (to hit boundary cases), sometimes large.
@@ -110,6 +129,10 @@ impl Oracle for RandomOracle {
     }
     fn array_cell(&mut self, _: usize, _: ArrayId, _: i64) -> BigInt {
         self.draw()
+    }
+    /// Loops run one iteration at a time.
+    fn count(&mut self, _: usize, _: NodeId, _: Site, _: Option<&CountRange>) -> BigInt {
+        BigInt::zero()
     }
 }
 
@@ -577,6 +600,15 @@ impl<'c, O: Oracle> Machine<'c, O> {
         }
     }
 
+    /// The value of `v` if it has one (no oracle query).
+    fn peek(&self, v: VarId) -> Option<BigInt> {
+        if self.is_global(v) {
+            self.globals.get(&v).cloned()
+        } else {
+            self.stack.last()?.vars.get(&v).cloned()
+        }
+    }
+
     fn set(&mut self, v: VarId, x: BigInt) {
         if self.is_global(v) {
             self.globals.insert(v, x);
@@ -662,6 +694,14 @@ impl<'c, O: Oracle> Machine<'c, O> {
             Expr::Undef => {
                 let k = at.undef;
                 at.undef += 1;
+                if let Some(a) = self.cfg.accel.get(&at.node) {
+                    // An accelerated loop's count: the oracle learns which ones its guard
+                    // allows here.
+                    let range = crate::accel::count_range(a, &|v| self.peek(v));
+                    return self
+                        .oracle
+                        .count(at.step, at.node, Site::Undef(k), range.as_ref());
+                }
                 self.oracle.undef(at.step, at.node, Site::Undef(k))
             }
             Expr::Read(a, i) => {
@@ -729,3 +769,6 @@ impl<'c, O: Oracle> Machine<'c, O> {
         }
     }
 }
+
+#[cfg(test)]
+mod accel_tests;

@@ -45,6 +45,7 @@
 //! # The pipeline
 //!
 //! text → `syntax` (AST) → `sema` (resolved program) → `cfg` (the graph of paper §3) →
+//! `accel` (loop acceleration) →
 //! `abstraction` (P̂k) → `engine` over `domain` (RHS tabulation over disjunctive linear
 //! constraints) → `trace` (the path as an SSA query on the original program, checked by
 //! [`smt`]) → `refine` (new array cells), in a loop run by `driver`.
@@ -61,20 +62,21 @@
 //! | 3 | [`metamorph`] | verdict-preserving variants of a program (AST rewrites), for the metamorphic test |
 //! | 4 | `sema` | AST → resolved program |
 //! | 5 | `cfg` | resolved program → control-flow graph |
-//! | 6 | `interp` | the concrete interpreter over the CFG (the oracle) |
-//! | 7 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
-//! | 8 | `abstraction` | P → P̂k over tracked cells |
-//! | 9 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
-//! | 10 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
-//! | 11 | `trace` | witness → trace → SSA query on the original program |
-//! | 12 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
-//! | 13 | `certify` | the certificate check of a SAFE verdict: its invariants re-checked on the original program ([`Certificate`]) |
-//! | 14 | `report` | the outcome types every engine shares |
-//! | 15 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
-//! | 16 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 17 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
-//! | 18 | `html`, [`text`], `witness` | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only; SV-COMP witnesses ([`violation_witness`], [`correctness_witness`], [`validate_witness`]) |
-//! | 19 | [`tools`] | `regress` and `scale`, over the public API only |
+//! | 6 | `accel` | loop acceleration: translation/reset loop paths get an exact closure as an alternative at their head |
+//! | 7 | `interp` | the concrete interpreter over the CFG (the oracle) |
+//! | 8 | `frontend` | [`load`]: syntax → sema → cfg in one call, the C preprocessor, task files |
+//! | 9 | `abstraction` | P → P̂k over tracked cells |
+//! | 10 | `domain` | disjunctive linear constraints (entailment through [`smt`]) |
+//! | 11 | `engine` | RHS tabulation (never sees syntax, cvc5, traces or refinement) |
+//! | 12 | `trace` | witness → trace → SSA query on the original program |
+//! | 13 | `refine`, `search`, `invariant` | unsat core → new array cells; concrete search for error runs; the invariants of a converged tabulation as formulas ([`InvariantMap`]) |
+//! | 14 | `certify` | the certificate check of a SAFE verdict: its invariants re-checked on the original program ([`Certificate`]) |
+//! | 15 | `report` | the outcome types every engine shares |
+//! | 16 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
+//! | 17 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
+//! | 18 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 19 | `html`, [`text`], `witness` | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only; SV-COMP witnesses ([`violation_witness`], [`correctness_witness`], [`validate_witness`]) |
+//! | 20 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
 //! Only the CLI (`main.rs`), the portfolio, `html` and [`tools`] use the driver. The internal modules are
 //! private to the crate; the `internals` cargo feature makes them public for the
@@ -107,6 +109,7 @@ pub mod metamorph;
 internal_modules! {
     mod sema;
     mod cfg;
+    mod accel;
     mod interp;
     mod frontend;
     mod abstraction;
@@ -142,8 +145,8 @@ pub use crate::limits::{Deadline, Exhausted, DEFAULT_MEMORY_MB};
 
 // Outcomes.
 pub use crate::report::{
-    Counterexample, Engine, EngineRun, GiveUp, InputValue, Outcome, Proof, TraceStep, Verdict,
-    STEPS_KEPT,
+    AcceleratedLoop, Counterexample, Engine, EngineRun, GiveUp, InputValue, Outcome, Proof,
+    TraceStep, Verdict, STEPS_KEPT,
 };
 
 // Invariants.

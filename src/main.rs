@@ -69,6 +69,10 @@ struct Front {
     /// The same as `--signed-overflow error`.
     #[arg(long, conflicts_with = "signed_overflow")]
     check_overflow: bool,
+    /// Do not accelerate loops (by default a loop path that translates and resets its
+    /// variables gets an exact transition taking any number of iterations at once).
+    #[arg(long)]
+    no_accel: bool,
 }
 
 impl Front {
@@ -697,6 +701,7 @@ fn load_input(
     let mut opts = LoadOptions {
         int_model: front.int_model,
         signed_overflow: front.signed_overflow(),
+        no_accel: front.no_accel,
         ..LoadOptions::default()
     };
     if front.no_cpp {

@@ -154,6 +154,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let mut answers: Vec<Answer> = failed;
     let mut cancelled: Option<(GiveUp, Instant)> = None;
     let mut winner: Option<usize> = None;
+    let mut search_stopped = false;
     while answers.len() < pending.len() {
         match rx.recv_timeout(TICK) {
             Ok(a) => {
@@ -163,13 +164,15 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
                     winner = Some(answers.len() - 1);
                     break;
                 }
-                // The search alone never ends without a limit: once the engines that
-                // can prove SAFE have given up, stop it too.
+                // Without a time limit the search never ends: once the engines that can
+                // prove SAFE have given up, stop it too. With one, it runs on to the
+                // limit (it may still find an error).
                 let provers_done = engines
                     .iter()
                     .filter(|e| **e != Engine::Search)
                     .all(|e| answers.iter().any(|a| a.engine == *e));
-                if provers_done && engines.len() > 1 {
+                if provers_done && engines.len() > 1 && limit.is_none() && !search_stopped {
+                    search_stopped = true;
                     stop_all(Exhausted::Time);
                 }
                 continue;
@@ -210,7 +213,12 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
             Some(a) => EngineRun {
                 engine: e,
                 verdict: a.outcome.verdict(),
-                reason: a.outcome.reason(),
+                reason: match &a.outcome {
+                    Outcome::Unknown(GiveUp::Timeout) if e == Engine::Search && search_stopped => {
+                        SEARCH_STOPPED.to_string()
+                    }
+                    o => o.reason(),
+                },
                 time_ms: a.time_ms,
             },
             None => EngineRun {
@@ -237,7 +245,12 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     }
     report.outcome = match winner {
         Some(i) => answers[i].outcome.clone(),
-        None => unknown_reason(&engines, &answers, cancelled.as_ref().map(|c| &c.0)),
+        None => unknown_reason(
+            &engines,
+            &answers,
+            cancelled.as_ref().map(|c| &c.0),
+            search_stopped,
+        ),
     };
     // Every SAFE passes its certificate check before it is reported.
     let outcome = std::mem::replace(&mut report.outcome, Outcome::Unknown(GiveUp::Timeout));
@@ -363,18 +376,54 @@ fn wait_for_cegar(
     None
 }
 
-/// The reason of an UNKNOWN portfolio answer: the limit that ran out, else the first
-/// engine's (in the order cegar, bmc, search) reason.
-fn unknown_reason(engines: &[Engine], answers: &[Answer], limit: Option<&GiveUp>) -> Outcome {
+/// The search's reason when the portfolio stopped it because the other engines had
+/// finished and there is no time limit.
+const SEARCH_STOPPED: &str = "stopped when the other engines had finished (no time limit)";
+
+/// The reason of an UNKNOWN portfolio answer: the limit that ran out, else (every engine
+/// finished on its own) the engines' common reason, or each engine's.
+fn unknown_reason(
+    engines: &[Engine],
+    answers: &[Answer],
+    limit: Option<&GiveUp>,
+    search_stopped: bool,
+) -> Outcome {
     if let Some(g) = limit {
         return Outcome::Unknown(g.clone());
     }
-    for e in engines {
-        if let Some(a) = answers.iter().find(|a| a.engine == *e) {
-            return a.outcome.clone();
-        }
+    let gs: Vec<(Engine, &GiveUp)> = engines
+        .iter()
+        .filter_map(|e| {
+            let a = answers.iter().find(|a| a.engine == *e)?;
+            Some((*e, a.outcome.give_up()?))
+        })
+        .collect();
+    let Some((_, first)) = gs.first() else {
+        return Outcome::Unknown(GiveUp::Internal("no engine answered".into()));
+    };
+    // An engine that met the time or memory limit did not finish.
+    if let Some((_, g)) = gs.iter().find(|(e, g)| {
+        matches!(g, GiveUp::Timeout | GiveUp::Memory)
+            && !(*e == Engine::Search && search_stopped)
+    }) {
+        return Outcome::Unknown((*g).clone());
     }
-    Outcome::Unknown(GiveUp::Internal("no engine answered".into()))
+    if gs.iter().all(|(_, g)| g == first) {
+        return Outcome::Unknown((*first).clone());
+    }
+    let each: Vec<String> = gs
+        .iter()
+        .map(|(e, g)| match g {
+            GiveUp::Timeout if *e == Engine::Search && search_stopped => {
+                format!("{}: {SEARCH_STOPPED}", e.as_str())
+            }
+            g => format!("{}: {g}", e.as_str()),
+        })
+        .collect();
+    Outcome::Unknown(GiveUp::Budget(format!(
+        "every engine finished without a verdict ({})",
+        each.join("; ")
+    )))
 }
 
 fn run_engine(

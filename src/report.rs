@@ -157,8 +157,12 @@ pub fn node_lines(
 pub struct Counterexample {
     /// The engine that found it.
     pub engine: Engine,
-    /// The inputs that drive the program to the error, in execution order.
+    /// The inputs that drive the program to the error, in execution order (the counts
+    /// of accelerated loops are not inputs: the loops iterate to the same states).
     pub inputs: Vec<InputValue>,
+    /// The accelerated loop transitions the trace takes, with their iteration counts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accelerated: Vec<AcceleratedLoop>,
     /// The steps (of a trace longer than twice [`STEPS_KEPT`], the first and the last
     /// [`STEPS_KEPT`]).
     pub steps: Vec<TraceStep>,
@@ -417,6 +421,18 @@ pub struct InputValue {
     pub value: String,
 }
 
+/// An accelerated loop transition of a counterexample: `iterations` iterations of the
+/// loop at `line` in one step.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AcceleratedLoop {
+    /// The step choosing the count.
+    pub step: usize,
+    /// The loop's line.
+    pub line: u32,
+    /// The number of iterations, in decimal.
+    pub iterations: String,
+}
+
 /// Steps kept at each end of a very long counterexample.
 pub const STEPS_KEPT: usize = 5_000;
 
@@ -520,8 +536,27 @@ fn counterexample_run(
         .collect();
     let mut inputs = w.inputs.clone();
     crate::trace::set_input_lines(cfg, t, &loaded.file, &mut inputs);
+    // The counts of accelerated loops: a count below the least lets the loop iterate
+    // one step at a time.
+    let count_at = |i: &crate::trace::InputValue| {
+        let node = t.path.get(i.step)?;
+        cfg.accel.get(node)
+    };
+    let accelerated = inputs
+        .iter()
+        .filter_map(|i| {
+            let a = count_at(i)?;
+            (i.value >= num_bigint::BigInt::from(a.min)).then(|| AcceleratedLoop {
+                step: i.step,
+                line: i.line,
+                iterations: i.value.to_string(),
+            })
+        })
+        .collect();
+    inputs.retain(|i| count_at(i).is_none());
     let c = Counterexample {
         engine,
+        accelerated,
         inputs: inputs
             .iter()
             .map(|i| InputValue {

@@ -13,6 +13,7 @@
 //! ([`crate::trace::witness_of_run`]); its trace and witness are replayed before they are
 //! returned, so a find is always a real execution. The search never proves SAFE.
 
+use crate::accel::CountRange;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId};
 use crate::interp::{self, Limits, Oracle, Outcome, Site};
@@ -177,6 +178,28 @@ impl Oracle for GuidedOracle<'_> {
     fn undef(&mut self, _: usize, node: NodeId, site: Site) -> BigInt {
         let v = self.draw();
         fit(self.range_at(node, site), v)
+    }
+    /// An accelerated loop's count: mostly the greatest its guard allows (the loop runs
+    /// up to its next phase, its exit or the iteration before an error), sometimes the
+    /// least or one in between, sometimes none (the original body).
+    fn count(&mut self, _: usize, _: NodeId, _: Site, range: Option<&CountRange>) -> BigInt {
+        let Some(r) = range else {
+            return BigInt::from(0);
+        };
+        let x: f64 = self.rng.gen();
+        if x < 0.1 {
+            return BigInt::from(0);
+        }
+        match &r.hi {
+            Some(hi) if x < 0.65 => hi.clone(),
+            _ if x < 0.8 => r.lo.clone(),
+            Some(hi) => {
+                let span = hi - &r.lo;
+                let k = BigInt::from(self.draw().magnitude().clone());
+                &r.lo + k % (span + 1)
+            }
+            None => &r.lo + BigInt::from(self.draw().magnitude().clone()),
+        }
     }
     fn array_cell(&mut self, _: usize, array: ArrayId, _: i64) -> BigInt {
         let v = self.draw();

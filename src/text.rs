@@ -105,6 +105,25 @@ pub fn trace_text(t: &Counterexample) -> String {
             );
         }
     }
+    if !t.accelerated.is_empty() {
+        line!(s, "  accelerated loops:");
+        let n = t.accelerated.len();
+        for (k, a) in t.accelerated.iter().enumerate() {
+            if cut(k, n) {
+                if k == TRACE_EDGE {
+                    line!(s, "    ... {} more ...", n - 2 * TRACE_EDGE);
+                }
+                continue;
+            }
+            line!(
+                s,
+                "    step {:>4}  accelerated loop at line {}: n = {} iterations",
+                a.step,
+                a.line,
+                a.iterations
+            );
+        }
+    }
     line!(
         s,
         "  trace ({} steps, error at line {}):",

@@ -21,21 +21,22 @@ use std::path::{Path, PathBuf};
 /// | 3 | `metamorph` | verdict-preserving variants of a program (AST rewrites) |
 /// | 4 | `sema` | AST → resolved program |
 /// | 5 | `cfg` | resolved program → CFG |
-/// | 6 | `interp` | the concrete interpreter over the CFG (the oracle) |
-/// | 7 | `frontend` | `load`: syntax → sema → cfg in one call, the preprocessor, task files |
-/// | 8 | `abstraction` | P → P̂k |
-/// | 9 | `domain` | DLC domain |
-/// | 10 | `engine` | RHS tabulation |
-/// | 11 | `trace` | witness → trace → SSA query on the original program |
-/// | 12 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
-/// | 13 | `certify` | the certificate check of a SAFE verdict's invariants on the original program |
-/// | 14 | `report` | the outcome types every engine shares |
-/// | 15 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
-/// | 16 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 17 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
-/// | 18 | `html`, `text`, `witness` | the HTML report and the plain text of reports, output layers over the typed reports only; SV-COMP witnesses and their validation |
-/// | 19 | `tools` | `regress` and `scale`, over the public API only |
-/// | 20 | `main` | the CLI |
+/// | 6 | `accel` | loop acceleration (a CFG → CFG transformation) |
+/// | 7 | `interp` | the concrete interpreter over the CFG (the oracle) |
+/// | 8 | `frontend` | `load`: syntax → sema → cfg in one call, the preprocessor, task files |
+/// | 9 | `abstraction` | P → P̂k |
+/// | 10 | `domain` | DLC domain |
+/// | 11 | `engine` | RHS tabulation |
+/// | 12 | `trace` | witness → trace → SSA query on the original program |
+/// | 13 | `refine`, `search`, `invariant` | unsat core → new cells; concrete search for error runs; the invariant map of a converged tabulation |
+/// | 14 | `certify` | the certificate check of a SAFE verdict's invariants on the original program |
+/// | 15 | `report` | the outcome types every engine shares |
+/// | 16 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
+/// | 17 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
+/// | 18 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 19 | `html`, `text`, `witness` | the HTML report and the plain text of reports, output layers over the typed reports only; SV-COMP witnesses and their validation |
+/// | 20 | `tools` | `regress` and `scale`, over the public API only |
+/// | 21 | `main` | the CLI |
 const ORDER: &[&[&str]] = &[
     &["diag", "ids", "limits", "testutil"],
     &["linear", "smt"],
@@ -43,6 +44,7 @@ const ORDER: &[&[&str]] = &[
     &["metamorph"],
     &["sema"],
     &["cfg"],
+    &["accel"],
     &["interp"],
     &["frontend"],
     &["abstraction"],

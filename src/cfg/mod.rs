@@ -150,6 +150,43 @@ pub struct Cfg {
     /// result's range, whose edge into the error node is an overflow (not an error
     /// location of the program).
     pub overflow_checks: std::collections::BTreeSet<NodeId>,
+    /// The nodes that choose the iteration count of an accelerated loop path (see
+    /// `crate::accel`), with what the interpreter needs to suggest a count. Empty
+    /// without acceleration.
+    pub accel: std::collections::BTreeMap<NodeId, AccelCount>,
+}
+
+/// The node `n = u` that chooses how many iterations of one loop path an accelerated
+/// transition takes (`n >= min` takes them, any smaller value leaves the loop to its
+/// original body), with the transition's guard on `n`: the guard holds iff every atom of
+/// `all` holds and, for each conjunction of `none_of`, some atom fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccelCount {
+    /// The loop's head: the node the original body starts at.
+    pub head: NodeId,
+    /// The count variable `n`.
+    pub count: VarId,
+    /// The least count the transition takes (1, or 2 when the path reads a variable it
+    /// resets, whose second iteration then differs from the first).
+    pub min: u32,
+    /// The loop path (its nodes from the head, in order, calls included).
+    pub path: Vec<NodeId>,
+    /// Atoms that must all hold.
+    pub all: Vec<CountAtom>,
+    /// Conjunctions of atoms none of which may hold entirely.
+    pub none_of: Vec<Vec<CountAtom>>,
+}
+
+/// An atom `coef·n + rest ≤ 0` (or `= 0`) of an accelerated transition's guard, `rest`
+/// a linear expression over the program's variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountAtom {
+    /// The coefficient of the count.
+    pub coef: num_bigint::BigInt,
+    /// The rest.
+    pub rest: Expr,
+    /// `= 0` (else `≤ 0`).
+    pub eq: bool,
 }
 
 /// A read `a[index]` of an array with a symbolic cell, in P̂ the expression

@@ -39,6 +39,9 @@ pub struct LoadOptions {
     /// Under C's integers, what a signed overflow does (`--signed-overflow`; default
     /// [`SignedOverflow::Undefined`], as C defines it).
     pub signed_overflow: SignedOverflow,
+    /// Leave the loops as they are (`--no-accel`): no accelerated transitions
+    /// ([`crate::accel`]).
+    pub no_accel: bool,
 }
 
 /// The integer semantics a program was loaded with.
@@ -197,12 +200,28 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
         int_model,
         signed_overflow: opts.signed_overflow,
     };
+    let loaded = load_unaccelerated(file, opts, &sema_opts, use_cpp);
+    loaded.map(|mut l| {
+        if !opts.no_accel {
+            crate::accel::accelerate(&mut l.cfg);
+        }
+        l
+    })
+}
+
+/// [`load_with`] before acceleration.
+fn load_unaccelerated(
+    file: SourceFile,
+    opts: &LoadOptions,
+    sema_opts: &SemaOptions,
+    use_cpp: bool,
+) -> Result<Loaded, LoadError> {
     if use_cpp {
         if let Some(at) = cpp::first_cpp_directive(file.text()) {
-            return preprocessed(file, opts, &sema_opts, at, None);
+            return preprocessed(file, opts, sema_opts, at, None);
         }
     }
-    match analyze(file, &sema_opts) {
+    match analyze(file, sema_opts) {
         Err(LoadError::Invalid { file, diagnostics })
             if use_cpp
                 && cpp::has_system_include(file.text())
@@ -211,7 +230,7 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
             // Names a system header would declare (`INT_MAX`, `NULL`, ...): read the
             // file again through the preprocessor.
             let at = diagnostics[0].span;
-            preprocessed(*file, opts, &sema_opts, at, Some(diagnostics))
+            preprocessed(*file, opts, sema_opts, at, Some(diagnostics))
         }
         other => other,
     }

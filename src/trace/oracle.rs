@@ -82,6 +82,17 @@ impl<O: Oracle> Oracle for Recorder<'_, O> {
         self.log.push(Query::Site(step, node, site, v.clone()));
         v
     }
+    fn count(
+        &mut self,
+        step: usize,
+        node: NodeId,
+        site: Site,
+        range: Option<&crate::accel::CountRange>,
+    ) -> BigInt {
+        let v = self.inner.count(step, node, site, range);
+        self.log.push(Query::Site(step, node, site, v.clone()));
+        v
+    }
     fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
         let v = self.inner.array_cell(init_step, array, index);
         self.log
@@ -124,6 +135,9 @@ pub(crate) fn kth_read(cfg: &Cfg, node: NodeId, k: u32) -> Option<ArrayId> {
 /// A description of the `k`-th `u` of a node: `u`, or `u (x)` when it is assigned
 /// directly to a named variable.
 pub(crate) fn describe_undef(cfg: &Cfg, node: NodeId, k: u32) -> String {
+    if cfg.accel.contains_key(&node) {
+        return "iterations of the accelerated loop".to_string();
+    }
     if let Some(NodeKind::Assign { lhs, rhs, .. }) = cfg.nodes.get(node).map(|n| &n.kind) {
         let mut seen = 0u32;
         for (v, e) in lhs.iter().zip(rhs) {

@@ -111,6 +111,7 @@ impl<'p> Builder<'p> {
             main: prog.main,
             inst_reads: Default::default(),
             overflow_checks: b.overflow_checks,
+            accel: Default::default(),
         };
         for node in cfg.nodes.iter() {
             {
