@@ -120,6 +120,13 @@ pub(super) struct Enc<'a> {
     next: u32,
     /// `(array, index)` of every read encoded.
     pub reads: Vec<(ArrayId, Term)>,
+    /// The conditions under which C evaluates the sub-expression being encoded (the
+    /// enclosing `&&`, `||` and `?:` choose what is evaluated).
+    evaluated: Vec<Term>,
+    /// The side conditions met since [`Enc::take_side`]: a signed result that C leaves
+    /// undefined out of range fits where it is evaluated (an execution where it does not
+    /// ends without a verdict, so it is no execution to certify).
+    side: Vec<Term>,
 }
 
 fn in_range(index: &Term, size: &Term) -> Term {
@@ -149,6 +156,8 @@ impl<'a> Enc<'a> {
             smt,
             next: 0,
             reads: Vec::new(),
+            evaluated: Vec::new(),
+            side: Vec::new(),
         }
     }
 
@@ -277,6 +286,23 @@ impl<'a> Enc<'a> {
         Ok(st)
     }
 
+    /// The conjunction of the side conditions met since the last call (see `side`).
+    pub fn take_side(&mut self) -> Term {
+        match std::mem::take(&mut self.side) {
+            side if side.is_empty() => Term::tt(),
+            side => Term::and(side),
+        }
+    }
+
+    /// `f` with `cond` added to the conditions under which the sub-expression is
+    /// evaluated.
+    fn under<T>(&mut self, cond: Term, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        self.evaluated.push(cond);
+        let out = f(self);
+        self.evaluated.pop();
+        out
+    }
+
     fn int(&mut self, st: &State, e: &Expr) -> R<Term> {
         Ok(self.expr(st, e)?.int())
     }
@@ -369,13 +395,39 @@ impl<'a> Enc<'a> {
                 })
             }
             Expr::Not(x) => V::B(Term::not(self.boolean(st, x)?)),
-            Expr::And(x, y) => V::B(Term::and([self.boolean(st, x)?, self.boolean(st, y)?])),
-            Expr::Or(x, y) => V::B(Term::or([self.boolean(st, x)?, self.boolean(st, y)?])),
+            Expr::And(x, y) => {
+                let a = self.boolean(st, x)?;
+                let a = self.name_bool(a)?;
+                let b = self.under(a.clone(), |e| e.boolean(st, y))?;
+                V::B(Term::and([a, b]))
+            }
+            Expr::Or(x, y) => {
+                let a = self.boolean(st, x)?;
+                let a = self.name_bool(a)?;
+                let b = self.under(Term::not(a.clone()), |e| e.boolean(st, y))?;
+                V::B(Term::or([a, b]))
+            }
             Expr::Cond(c, x, y) => {
                 let c = self.boolean(st, c)?;
-                V::I(Term::ite(c, self.int(st, x)?, self.int(st, y)?))
+                let c = self.name_bool(c)?;
+                let a = self.under(c.clone(), |e| e.int(st, x))?;
+                let b = self.under(Term::not(c.clone()), |e| e.int(st, y))?;
+                V::I(Term::ite(c, a, b))
             }
-            Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => {
+            Expr::Overflow(w, x) => {
+                let x = self.int(st, x)?;
+                let t = self.name(x)?;
+                let fits = Term::and([
+                    Term::ge(t.clone(), Term::int(w.lo())),
+                    Term::le(t.clone(), Term::int(w.hi())),
+                ]);
+                self.side.push(match self.evaluated.as_slice() {
+                    [] => fits,
+                    ctx => Term::implies(Term::and(ctx.to_vec()), fits),
+                });
+                V::I(t)
+            }
+            Expr::Call(..) | Expr::Nondet(..) => {
                 return Err(EncError::Reach(
                     "a CFG expression contains a call or a nondet value".into(),
                 ))
@@ -386,6 +438,19 @@ impl<'a> Enc<'a> {
     /// The successors of node `n` (not a call or an exit) from state `st`: each with the
     /// condition of its edge and the state after the node.
     pub fn step(&mut self, st: &State, n: NodeId) -> R<Vec<(NodeId, Term, State)>> {
+        self.side.clear();
+        let mut succs = self.node_step(st, n)?;
+        let side = self.take_side();
+        if side != Term::tt() {
+            for (_, cond, _) in &mut succs {
+                *cond = Term::and([side.clone(), cond.clone()]);
+            }
+        }
+        Ok(succs)
+    }
+
+    /// [`Enc::step`] before the side conditions of the node's expressions.
+    fn node_step(&mut self, st: &State, n: NodeId) -> R<Vec<(NodeId, Term, State)>> {
         let cfg = self.cfg;
         let tt = Term::tt();
         Ok(match &cfg.nodes[n].kind {

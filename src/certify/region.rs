@@ -202,10 +202,13 @@ impl Enc<'_> {
                     ret_point,
                 } => {
                     let mut vals = Vec::with_capacity(args.len());
+                    self.take_side();
                     for a in args {
                         let x = self.value(&st, a)?;
                         vals.push(self.name(x)?);
                     }
+                    // The call happens only where its arguments' signed results fit.
+                    let g = Term::and([g, self.take_side()]);
                     if plan.summarized.contains(proc) {
                         let (entry, post) = self.summarized_call(&st, *proc, vals)?;
                         out.obligations.push(Obligation {
