@@ -103,7 +103,10 @@ impl Precision {
     }
     /// The names of the arrays with a symbolic cell, for reports.
     pub fn symbolic_by_name(&self, cfg: &Cfg) -> Vec<String> {
-        self.sym.iter().map(|a| cfg.arrays[*a].name.clone()).collect()
+        self.sym
+            .iter()
+            .map(|a| cfg.arrays[*a].name.clone())
+            .collect()
     }
     /// All `(array, cell)` pairs.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, i64)> + '_ {
@@ -305,9 +308,15 @@ fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions 
     };
     let mut out = Companions::new();
     for (m, node) in cfg.nodes.iter_enumerated() {
-        let NodeKind::Assign { lhs, rhs, next } = &node.kind else { continue };
-        let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else { continue };
-        let user_reads = read_sites(&cfg.nodes[*next].kind).into_iter().any(reads_symbolic);
+        let NodeKind::Assign { lhs, rhs, next } = &node.kind else {
+            continue;
+        };
+        let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else {
+            continue;
+        };
+        let user_reads = read_sites(&cfg.nodes[*next].kind)
+            .into_iter()
+            .any(reads_symbolic);
         if symbolic(*b) && cfg.vars[*t].name.starts_with("#read") && user_reads {
             out.entry(*next).or_insert((*t, *b, (**c).clone(), m));
         }
@@ -584,7 +593,9 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
     /// How many reads of arrays with a symbolic cell `e` makes.
     fn symbolic_reads(&self, e: &Expr) -> usize {
         let mut n = 0;
-        e.visit(&mut |x| n += usize::from(matches!(x, Expr::Read(a, _) if self.sym.contains_key(a))));
+        e.visit(&mut |x| {
+            n += usize::from(matches!(x, Expr::Read(a, _) if self.sym.contains_key(a)))
+        });
         n
     }
 
@@ -622,7 +633,12 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                     in_range: self.in_range(a, i),
                     ghost,
                     reads: vec![(cell, t)],
-                    others: self.sym.values().map(|(_, c)| *c).filter(|c| *c != cell).collect(),
+                    others: self
+                        .sym
+                        .values()
+                        .map(|(_, c)| *c)
+                        .filter(|c| *c != cell)
+                        .collect(),
                     second: None,
                 });
             }
@@ -663,10 +679,16 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                                 )),
                             )
                         });
-                        Expr::Cond(Box::new(self.in_range(a, &i)), Box::new(value), Box::new(untracked))
+                        Expr::Cond(
+                            Box::new(self.in_range(a, &i)),
+                            Box::new(value),
+                            Box::new(untracked),
+                        )
                     }
                     (Some(&(ghost, cell)), None) => {
-                        let other = self.instance(a, &i, cell).unwrap_or_else(|| untracked.clone());
+                        let other = self
+                            .instance(a, &i, cell)
+                            .unwrap_or_else(|| untracked.clone());
                         Expr::Cond(
                             Box::new(self.in_range(a, &i)),
                             Box::new(Expr::Cond(

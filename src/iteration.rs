@@ -272,7 +272,11 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn new(loaded: &'a Loaded) -> Lines<'a> {
         let cfg = &loaded.cfg;
-        let entry = cfg.procs.get(cfg.main).map(|p| p.entry).unwrap_or(ERROR_NODE);
+        let entry = cfg
+            .procs
+            .get(cfg.main)
+            .map(|p| p.entry)
+            .unwrap_or(ERROR_NODE);
         let at = cfg.nodes.get(entry).map(|n| n.span.start).unwrap_or(0);
         let file = loaded.file.origin(at).file.to_string();
         Lines { loaded, file }
@@ -298,7 +302,11 @@ impl<'a> Lines<'a> {
 pub fn program_view(loaded: &Loaded) -> ProgramView {
     let cfg = &loaded.cfg;
     let lines = Lines::new(loaded);
-    let entry = cfg.procs.get(cfg.main).map(|p| p.entry).unwrap_or(ERROR_NODE);
+    let entry = cfg
+        .procs
+        .get(cfg.main)
+        .map(|p| p.entry)
+        .unwrap_or(ERROR_NODE);
     let at = cfg.nodes.get(entry).map(|n| n.span.start).unwrap_or(0);
     let origin = loaded.file.origin(at);
     let source = if origin.text.is_empty() {
@@ -534,9 +542,7 @@ fn accesses_text(cfg: &Cfg, k: &NodeKind) -> Vec<(crate::ids::ArrayId, bool, Str
             ));
         }
         NodeKind::Assign { rhs, .. } => rhs.iter().for_each(|e| walk(cfg, e, &mut out)),
-        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
-            walk(cfg, cond, &mut out)
-        }
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => walk(cfg, cond, &mut out),
         NodeKind::Call { args, .. } => args.iter().for_each(|e| walk(cfg, e, &mut out)),
         _ => {}
     }

@@ -198,7 +198,9 @@ impl Deadline {
 
 /// The CPU time the calling thread has used, if the platform tells.
 fn thread_cpu() -> Option<Duration> {
-    cpu_time::ThreadTime::try_now().ok().map(|t| t.as_duration())
+    cpu_time::ThreadTime::try_now()
+        .ok()
+        .map(|t| t.as_duration())
 }
 
 /// Lower the calling thread's scheduling priority by `nice` steps (Linux: a thread has
@@ -214,7 +216,11 @@ pub fn lower_thread_priority(nice: i32) -> bool {
         unsafe {
             let tid = libc::gettid();
             let now = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
-            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, now.saturating_add(nice)) == 0
+            libc::setpriority(
+                libc::PRIO_PROCESS,
+                tid as libc::id_t,
+                now.saturating_add(nice),
+            ) == 0
         }
     }
     #[cfg(not(target_os = "linux"))]
@@ -343,7 +349,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_lowered_priority_is_the_calling_threads_own() {
-        let nice_of = |tid: libc::pid_t| unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) };
+        let nice_of =
+            |tid: libc::pid_t| unsafe { libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t) };
         let main_tid = unsafe { libc::gettid() };
         let before = nice_of(main_tid);
         let (lowered, own) = std::thread::spawn(|| {
@@ -356,7 +363,11 @@ mod tests {
         .join()
         .unwrap();
         assert!(lowered);
-        assert_eq!(own.1, (own.0 + 5).min(19), "the thread's nice value went up");
+        assert_eq!(
+            own.1,
+            (own.0 + 5).min(19),
+            "the thread's nice value went up"
+        );
         assert_eq!(nice_of(main_tid), before, "the other threads keep theirs");
     }
 

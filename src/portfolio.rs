@@ -403,8 +403,7 @@ fn unknown_reason(
     };
     // An engine that met the time or memory limit did not finish.
     if let Some((_, g)) = gs.iter().find(|(e, g)| {
-        matches!(g, GiveUp::Timeout | GiveUp::Memory)
-            && !(*e == Engine::Search && search_stopped)
+        matches!(g, GiveUp::Timeout | GiveUp::Memory) && !(*e == Engine::Search && search_stopped)
     }) {
         return Outcome::Unknown((*g).clone());
     }

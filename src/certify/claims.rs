@@ -7,10 +7,10 @@
 use super::enc::{entry_var, Enc, EncError, State, R};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
 use crate::invariant::{Formula, Row, Term as ITerm, TermKind};
-use num_rational::BigRational;
 use crate::sema::{Expr, VarInfo, VarKind};
 use crate::smt::{Sort, Term};
 use num_bigint::BigInt;
+use num_rational::BigRational;
 use std::collections::BTreeMap;
 
 /// One claim at a point.

@@ -12,6 +12,7 @@ use crate::cfg::Cfg;
 use crate::domain::DlcDomain;
 use crate::engine::{tabulate, Budget, FactId, StopReason, Tabulation, Widening};
 use crate::frontend::Loaded;
+use crate::ids::NodeId;
 use crate::invariant::invariant_map;
 use crate::limits::Deadline;
 use crate::linear::Conj;
@@ -22,7 +23,6 @@ use crate::refine::{
 use crate::report::{assumed_no_overflow, counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
 use crate::trace::{check_with, replay, Feasibility, Trace};
-use crate::ids::NodeId;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::Arc;
@@ -422,7 +422,11 @@ impl Cegar<'_> {
         let widened: BTreeSet<NodeId> = tab
             .path_facts(err)
             .into_iter()
-            .chain(tab.partner_paths(err, MAX_PARTNER_PATHS).into_iter().flatten())
+            .chain(
+                tab.partner_paths(err, MAX_PARTNER_PATHS)
+                    .into_iter()
+                    .flatten(),
+            )
             .map(|f| tab.fact(f))
             .filter(|r| r.widened)
             .map(|r| r.node)

@@ -226,4 +226,3 @@ pub(crate) fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loa
         }
     }
 }
-

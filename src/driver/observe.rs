@@ -166,7 +166,12 @@ impl Observer for DebugLog {
     }
 
     fn begin(&mut self, k: u32, precision: &Precision) {
-        tracing::debug!(k, cells = precision.len(), symbolic = precision.symbolic().count(), "iteration begins");
+        tracing::debug!(
+            k,
+            cells = precision.len(),
+            symbolic = precision.symbolic().count(),
+            "iteration begins"
+        );
     }
 
     fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Conj>) {

@@ -225,7 +225,12 @@ impl Observer for Recorder<'_> {
         let all = Points::of(cfg);
         let text = points
             .iter()
-            .map(|n| format!("{}: unrolled exactly from now on", self.point_name(cfg, &all, *n)))
+            .map(|n| {
+                format!(
+                    "{}: unrolled exactly from now on",
+                    self.point_name(cfg, &all, *n)
+                )
+            })
             .collect();
         iteration::widening_refined(&mut self.iterations, text);
     }
@@ -249,7 +254,10 @@ impl Recorder<'_> {
         let mut out = Vec::new();
         for (n, ps) in &tab.stats.points {
             let learnt = dom.learnt.get(n).cloned().unwrap_or_default();
-            let guard_thresholds = dom.thresholds_at(phat, *n).len().saturating_sub(learnt.len());
+            let guard_thresholds = dom
+                .thresholds_at(phat, *n)
+                .len()
+                .saturating_sub(learnt.len());
             out.push(PointReport {
                 at: self.point_name(phat, &points, *n),
                 widenings: ps.widenings,
@@ -283,7 +291,10 @@ impl Recorder<'_> {
             out.push(format!("{}: widening delayed to visit {d}", name(*n)));
         }
         for n in &lesson.disjunctive {
-            out.push(format!("{}: keeps disjuncts within each partition cell", name(*n)));
+            out.push(format!(
+                "{}: keeps disjuncts within each partition cell",
+                name(*n)
+            ));
         }
         out
     }

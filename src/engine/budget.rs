@@ -36,7 +36,6 @@ pub struct Budget {
     /// Where and when to widen (default: at every widening point after
     /// [`DEFAULT_DELAY`] visits).
     pub widening: Widening,
-
 }
 
 impl Default for Budget {

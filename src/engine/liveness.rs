@@ -115,9 +115,7 @@ pub fn ret_dead_at_entry(cfg: &Cfg) -> Vec<bool> {
         NodeKind::Call { proc, .. } => Some(proc.0 as usize),
         _ => None,
     };
-    let writes = |v: usize| {
-        matches!(&cfg.nodes[NodeId(v as u32)].kind, NodeKind::Assign { lhs, .. } if lhs.contains(&ret))
-    };
+    let writes = |v: usize| matches!(&cfg.nodes[NodeId(v as u32)].kind, NodeKind::Assign { lhs, .. } if lhs.contains(&ret));
     // must[p]: every path from p's entry to its exit assigns $ret (greatest fixpoint:
     // paths that recurse forever never reach the exit).
     let mut must = vec![true; nprocs];
@@ -147,7 +145,11 @@ pub fn ret_dead_at_entry(cfg: &Cfg) -> Vec<bool> {
                 }
             }
         }
-        let next: Vec<bool> = cfg.procs.iter().map(|p| !unwritten[p.exit.0 as usize]).collect();
+        let next: Vec<bool> = cfg
+            .procs
+            .iter()
+            .map(|p| !unwritten[p.exit.0 as usize])
+            .collect();
         if next == must {
             break;
         }
@@ -168,14 +170,20 @@ pub fn ret_dead_at_entry(cfg: &Cfg) -> Vec<bool> {
                 NodeKind::Assign { lhs, rhs, next } => {
                     rhs.iter().any(reads) || (live[next.0 as usize] && !lhs.contains(&ret))
                 }
-                NodeKind::Call { proc, args, ret_point } => {
+                NodeKind::Call {
+                    proc,
+                    args,
+                    ret_point,
+                } => {
                     let c = proc.0 as usize;
                     args.iter().any(reads)
                         || entry_live[c]
                         || (live[ret_point.0 as usize] && !must[c])
                 }
                 NodeKind::ArrayWrite { index, value, .. } => {
-                    reads(index) || reads(value) || cfg.succs(node).iter().any(|s| live[s.0 as usize])
+                    reads(index)
+                        || reads(value)
+                        || cfg.succs(node).iter().any(|s| live[s.0 as usize])
                 }
                 NodeKind::ArrayInit { values, .. } => {
                     values.iter().flatten().any(reads)
@@ -199,5 +207,9 @@ pub fn ret_dead_at_entry(cfg: &Cfg) -> Vec<bool> {
             }
         }
     }
-    entry_live.iter().zip(&must).map(|(l, m)| !l && *m).collect()
+    entry_live
+        .iter()
+        .zip(&must)
+        .map(|(l, m)| !l && *m)
+        .collect()
 }

@@ -340,7 +340,11 @@ fn ret_is_dead_at_entry_only_where_every_path_assigns_it_first() {
          void main() { int x; x = f(3); x = g(x); v(x); x = w(x); }",
     );
     let dead = |name: &str| {
-        let p = cfg.procs.iter().position(|p| p.name == name).expect("procedure");
+        let p = cfg
+            .procs
+            .iter()
+            .position(|p| p.name == name)
+            .expect("procedure");
         ret_dead_at_entry(&cfg)[p]
     };
     // f assigns $ret on every path (after its recursive call, whose result it reads).

@@ -21,7 +21,10 @@ impl<D: RelDomain> Engine<'_, D> {
     ) -> Option<FactId> {
         let w = &self.budget.widening;
         let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
-        if self.points.kind[n] == PointKind::LoopHead && w.merges_cells_at(n) && self.dom.partitioned(n) {
+        if self.points.kind[n] == PointKind::LoopHead
+            && w.merges_cells_at(n)
+            && self.dom.partitioned(n)
+        {
             return self.add_to_cell(n, fact, cell, delay, origin);
         }
         let anc = self.ancestor(n, cell, origin);
@@ -67,9 +70,7 @@ impl<D: RelDomain> Engine<'_, D> {
         // `k = i - 1` entering `k < i` at each iteration) extends the cell's widened fact.
         let by = match anc {
             Some(a) if depth >= delay => Some((a, depth <= delay + REFINED_WIDENINGS)),
-            _ if merged && self.points.kind[n] != PointKind::LoopHead => {
-                partner.map(|p| (p, true))
-            }
+            _ if merged && self.points.kind[n] != PointKind::LoopHead => partner.map(|p| (p, true)),
             None if split && self.crossed_cells(n, origin) => partner
                 .filter(|p| self.t.facts[p.0 as usize].widened)
                 .map(|p| (p, true)),
@@ -112,7 +113,14 @@ impl<D: RelDomain> Engine<'_, D> {
     /// contains the cell's earlier ones) and, after `delay` joins, widened by it. The join
     /// and the widening only add states; every chain of a cell stabilises once its
     /// widenings are the standard one.
-    fn add_to_cell(&mut self, n: NodeId, mut fact: D::Fact, cell: u32, delay: u32, origin: Origin) -> Option<FactId> {
+    fn add_to_cell(
+        &mut self,
+        n: NodeId,
+        mut fact: D::Fact,
+        cell: u32,
+        delay: u32,
+        origin: Origin,
+    ) -> Option<FactId> {
         let latest = self.t.at_node[n]
             .iter()
             .rev()
@@ -134,7 +142,10 @@ impl<D: RelDomain> Engine<'_, D> {
         }
         let mut widen_now = false;
         if depth >= delay {
-            if let Some(x) = self.dom.widen(self.cfg, n, &old, &fact, depth <= delay + REFINED_WIDENINGS) {
+            if let Some(x) =
+                self.dom
+                    .widen(self.cfg, n, &old, &fact, depth <= delay + REFINED_WIDENINGS)
+            {
                 fact = x;
                 widen_now = true;
             }

@@ -178,7 +178,15 @@ impl<'a, D: RelDomain> Engine<'a, D> {
         id
     }
 
-    pub(super) fn push(&mut self, n: NodeId, fact: D::Fact, origin: Origin, depth: u32, widened: bool, cell: u32) -> FactId {
+    pub(super) fn push(
+        &mut self,
+        n: NodeId,
+        fact: D::Fact,
+        origin: Origin,
+        depth: u32,
+        widened: bool,
+        cell: u32,
+    ) -> FactId {
         let id = FactId(self.t.facts.len() as u32);
         self.t.facts.push(FactRec {
             node: n,

@@ -92,7 +92,11 @@ fn layout(members: &[u32], nodes: &BTreeMap<u32, &GNode>, node_w: f64) -> Laid {
     }
     let has_pred: BTreeSet<u32> = succ.values().flatten().map(|(t, _)| *t).collect();
     // Roots: the entry (the first node without a predecessor), then any node not reached.
-    let mut roots: Vec<u32> = all.iter().copied().filter(|n| !has_pred.contains(n)).collect();
+    let mut roots: Vec<u32> = all
+        .iter()
+        .copied()
+        .filter(|n| !has_pred.contains(n))
+        .collect();
     roots.extend(all.iter().copied());
     // Iterative DFS: preorder, postorder, back edges.
     let mut state: BTreeMap<u32, u8> = BTreeMap::new(); // 1 on stack, 2 done
@@ -204,7 +208,11 @@ fn layout(members: &[u32], nodes: &BTreeMap<u32, &GNode>, node_w: f64) -> Laid {
         .collect();
     let n_left = left.iter().filter(|l| **l).count();
     let n_right = left.len() - n_left;
-    let lanes_left = if n_left > 0 { LANE * (n_left as f64 + 1.0) } else { 0.0 };
+    let lanes_left = if n_left > 0 {
+        LANE * (n_left as f64 + 1.0)
+    } else {
+        0.0
+    };
     let mut pos = BTreeMap::new();
     for (r, l) in layers.iter().enumerate() {
         let w = l.len() as f64 * (node_w + GAP_X) - GAP_X;
@@ -315,7 +323,11 @@ pub fn svg(
         for (&n, _) in laid.pos.iter() {
             let (x, y) = at(n);
             let (text, class, full) = if n == ERROR_BOX {
-                ("0: ERROR".to_string(), "error".to_string(), "0: ERROR".to_string())
+                (
+                    "0: ERROR".to_string(),
+                    "error".to_string(),
+                    "0: ERROR".to_string(),
+                )
             } else {
                 let g = by_id.get(&n);
                 let label = g.map(|g| g.label.as_str()).unwrap_or("");

@@ -85,7 +85,10 @@ pub fn refine(
                 .map(|(a, _)| *a)
                 .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
                 .collect();
-            let sym: Vec<ArrayId> = grow.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
+            let sym: Vec<ArrayId> = grow
+                .into_iter()
+                .filter(|a| precision.add_symbolic(*a))
+                .collect();
             if !sym.is_empty() {
                 // The symbolic cell covers every cell: the enumerated ones only add
                 // disjuncts.
@@ -132,7 +135,10 @@ pub fn refine(
     }
     // Small arrays are refined by their constant cells (EUREKA's way) only.
     sym.retain(|a| large_array(cfg, *a));
-    let new: Vec<ArrayId> = sym.into_iter().filter(|a| precision.add_symbolic(*a)).collect();
+    let new: Vec<ArrayId> = sym
+        .into_iter()
+        .filter(|a| precision.add_symbolic(*a))
+        .collect();
     if !new.is_empty() {
         // The symbolic cell stands for every cell; the constant ones would only multiply
         // the disjuncts.
@@ -176,7 +182,9 @@ fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
     };
     let mut out = Vec::new();
     for (i, n) in t.path.iter().enumerate().rev() {
-        let Some(node) = cfg.nodes.get(*n) else { continue };
+        let Some(node) = cfg.nodes.get(*n) else {
+            continue;
+        };
         let decides = match &node.kind {
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } if i >= tail => {
                 uses(cond, &mut vars, &mut arrays);
@@ -202,7 +210,12 @@ fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
                 }
                 !hit.is_empty()
             }
-            NodeKind::ArrayWrite { array, index, value, .. } if arrays.contains(array) => {
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                ..
+            } if arrays.contains(array) => {
                 uses(index, &mut vars, &mut arrays);
                 uses(value, &mut vars, &mut arrays);
                 true

@@ -83,7 +83,8 @@ impl Learnt {
         if new_keys.as_slice() == old {
             return;
         }
-        let at: BTreeMap<&String, usize> = new_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+        let at: BTreeMap<&String, usize> =
+            new_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
         let map = |d: Dim| -> Option<Dim> {
             let v = old.get(d.0 as usize / 2)?;
             at.get(v).map(|&i| Dim(2 * i as u32 + d.0 % 2))
@@ -132,7 +133,16 @@ pub fn refine_widening(
     paths.extend(tab.partner_paths(err, MAX_PARTNER_PATHS));
     let splits = Splits::of(phat);
     learn_access_atoms(phat, tab, &paths, &splits, learnt, &mut lesson);
-    learn_from_suffix(phat, tab, &facts, &splits, learnt, &mut lesson, solvers, deadline);
+    learn_from_suffix(
+        phat,
+        tab,
+        &facts,
+        &splits,
+        learnt,
+        &mut lesson,
+        solvers,
+        deadline,
+    );
     // Widen later only when nothing new was learnt to widen better with.
     if !lesson.is_progress() {
         widen_later(tab, &paths, widening, &mut lesson);
@@ -152,7 +162,11 @@ impl Splits {
     fn of(phat: &Cfg) -> Splits {
         Splits {
             always: ghost_splits(phat),
-            cap: if phat.ghosts().is_empty() { MAX_SPLITS } else { MAX_GHOST_SPLITS },
+            cap: if phat.ghosts().is_empty() {
+                MAX_SPLITS
+            } else {
+                MAX_GHOST_SPLITS
+            },
         }
     }
 
@@ -186,7 +200,9 @@ fn learn_access_atoms(
             // Then the accesses just before the loop, back to the previous loop on the
             // path: `m = a[lo]` before a loop from `lo + 1` separates the cells below
             // `lo` (`k < lo`) from the slice the loop grows.
-            let first = (0..w).find(|&i| tab.fact(path[i]).node == at).unwrap_or(prev);
+            let first = (0..w)
+                .find(|&i| tab.fact(path[i]).node == at)
+                .unwrap_or(prev);
             let mut visits: BTreeMap<NodeId, usize> = BTreeMap::new();
             for f in &path[..first] {
                 *visits.entry(tab.fact(*f).node).or_default() += 1;
@@ -252,7 +268,11 @@ fn learn_from_suffix(
     }
     let pre = suffix_preimage(phat, &nodes, solvers, deadline);
     if let Some(pre) = &pre {
-        atoms.extend(pre.iter().flat_map(|d| d.half_constraints()).filter_map(|c| split_atom(&c)));
+        atoms.extend(
+            pre.iter()
+                .flat_map(|d| d.half_constraints())
+                .filter_map(|c| split_atom(&c)),
+        );
     }
     let base = 2 * phat.vars.len() as u32;
     let atoms = atoms
@@ -289,7 +309,12 @@ fn widen_later(
     lesson: &mut WideningLesson,
 ) {
     let mut seen = BTreeSet::new();
-    for r in paths.iter().flatten().map(|f| tab.fact(*f)).filter(|r| r.widened) {
+    for r in paths
+        .iter()
+        .flatten()
+        .map(|f| tab.fact(*f))
+        .filter(|r| r.widened)
+    {
         if !seen.insert(r.node) {
             continue;
         }
@@ -308,7 +333,11 @@ fn widen_later(
 
 /// Append the constraints of `new` that `known` lacks, while it has fewer than `cap`;
 /// returns how many were added.
-pub fn add_new(known: &mut Vec<Constraint>, new: impl IntoIterator<Item = Constraint>, cap: usize) -> usize {
+pub fn add_new(
+    known: &mut Vec<Constraint>,
+    new: impl IntoIterator<Item = Constraint>,
+    cap: usize,
+) -> usize {
     let before = known.len();
     for c in new {
         if known.len() >= cap {
@@ -330,8 +359,15 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
     use crate::sema::VarKind;
     let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
     let ghosts = phat.ghosts();
-    for (ghost, v) in ghosts.iter().flat_map(|g| phat.vars.iter().map(move |v| (*g, v))) {
-        let VarKind::SymCell { array, proc: Some(p) } = v.kind else {
+    for (ghost, v) in ghosts
+        .iter()
+        .flat_map(|g| phat.vars.iter().map(move |v| (*g, v)))
+    {
+        let VarKind::SymCell {
+            array,
+            proc: Some(p),
+        } = v.kind
+        else {
             continue;
         };
         let ArraySize::Dynamic(size) = phat.arrays[array].size else {
@@ -393,14 +429,18 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     let mut steps: BTreeMap<crate::ids::VarId, BTreeSet<bool>> = BTreeMap::new();
     let mut starts: BTreeMap<crate::ids::VarId, BTreeSet<num_bigint::BigInt>> = BTreeMap::new();
     for node in phat.nodes.iter().filter(|m| m.proc == phat.nodes[n].proc) {
-        let NodeKind::Assign { lhs, rhs, .. } = &node.kind else { continue };
+        let NodeKind::Assign { lhs, rhs, .. } = &node.kind else {
+            continue;
+        };
         for (v, e) in lhs.iter().zip(rhs) {
             if let Expr::Const(c) = e {
                 starts.entry(*v).or_default().insert(c.clone());
             }
             let step = match strip(e.clone()) {
                 Expr::Add(a, b) => match (*a, *b) {
-                    (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) if x == *v => Some(c),
+                    (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) if x == *v => {
+                        Some(c)
+                    }
                     _ => None,
                 },
                 Expr::Sub(a, b) => match (*a, *b) {
@@ -441,7 +481,9 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     let mut value_atoms: Vec<Expr> = Vec::new();
     for e in &exprs {
         e.visit(&mut |x| {
-            let Expr::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) = x else { return };
+            let Expr::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) = x else {
+                return;
+            };
             for (r, w) in [(a, b), (b, a)] {
                 let cells: Vec<_> = r.vars().into_iter().filter(is_cell).collect();
                 if cells.is_empty() || w.vars().iter().any(is_cell) || w.has_effects() {
@@ -449,7 +491,11 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
                 }
                 for c in cells {
                     for op in [CmpOp::Lt, CmpOp::Le] {
-                        value_atoms.push(Expr::Cmp(op, Box::new(Expr::Var(c)), Box::new(strip((**w).clone()))));
+                        value_atoms.push(Expr::Cmp(
+                            op,
+                            Box::new(Expr::Var(c)),
+                            Box::new(strip((**w).clone())),
+                        ));
                     }
                 }
             }
@@ -457,7 +503,9 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     }
     for e in exprs {
         e.visit(&mut |x| {
-            let Expr::Cmp(CmpOp::Eq, i, g) = x else { return };
+            let Expr::Cmp(CmpOp::Eq, i, g) = x else {
+                return;
+            };
             let Expr::Var(gv) = **g else { return };
             if !matches!(phat.vars[gv].kind, VarKind::Ghost { .. }) {
                 return;
@@ -487,7 +535,9 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
                     }
                 }
                 for (v, dirs) in &steps {
-                    let Some(a) = lin.coeffs().get(&cur_dim(*v)) else { continue };
+                    let Some(a) = lin.coeffs().get(&cur_dim(*v)) else {
+                        continue;
+                    };
                     for &inc in dirs {
                         if num_traits::Signed::is_positive(a) == inc {
                             up = true;
@@ -507,7 +557,11 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let mut atoms: Vec<Expr> = ops
                 .into_iter()
                 .map(|op| Expr::Cmp(op, g.clone(), Box::new(i.clone())))
-                .chain(first.into_iter().map(|c| Expr::Cmp(CmpOp::Lt, g.clone(), Box::new(c))))
+                .chain(
+                    first
+                        .into_iter()
+                        .map(|c| Expr::Cmp(CmpOp::Lt, g.clone(), Box::new(c))),
+                )
                 .collect();
             // A test `i != w` (or `i == w`) on the index in the procedure singles out the
             // cell `w` (`if (i != z) a[i] = ...`): the atoms `k < w` and `k ≤ w` put it in
@@ -579,7 +633,11 @@ fn suffix_preimage(
     let back: BTreeMap<Dim, Dim> = scope.iter().map(|v| (entry_dim(*v), cur_dim(*v))).collect();
     let mut pre = Vec::new();
     for s in states {
-        let cur: Vec<Dim> = s.dims().into_iter().filter(|d| !back.contains_key(d)).collect();
+        let cur: Vec<Dim> = s
+            .dims()
+            .into_iter()
+            .filter(|d| !back.contains_key(d))
+            .collect();
         let p = s.project_out_within(&cur, deadline);
         if !p.is_empty() {
             pre.push(p.rename(&|d| back.get(&d).copied().unwrap_or(d)));
@@ -624,14 +682,23 @@ mod tests {
         let old = abstract_program(&cfg, &precision);
         let n = NodeId(3);
         let mut learnt = Learnt::default();
-        learnt.splits.insert(n, vec![le(&old, "i", "b_k"), le(&old, "j", "k#")]);
+        learnt
+            .splits
+            .insert(n, vec![le(&old, "i", "b_k"), le(&old, "j", "k#")]);
         learnt.thresholds.insert(n, vec![le(&old, "b_k", "j")]);
         // `a` gets its cell too: `a_k` comes before `b_k`, whose dimension moves.
         precision.add_symbolic(a);
         let new = abstract_program(&cfg, &precision);
-        assert_ne!(var(&old, "b_k"), var(&new, "b_k"), "the test needs a moved variable");
+        assert_ne!(
+            var(&old, "b_k"),
+            var(&new, "b_k"),
+            "the test needs a moved variable"
+        );
         learnt.carry_over(&var_keys(&old), &new);
-        assert_eq!(learnt.splits[&n], vec![le(&new, "i", "b_k"), le(&new, "j", "k#")]);
+        assert_eq!(
+            learnt.splits[&n],
+            vec![le(&new, "i", "b_k"), le(&new, "j", "k#")]
+        );
         assert_eq!(learnt.thresholds[&n], vec![le(&new, "b_k", "j")]);
         // Nothing changes when the variables stay.
         let before = learnt.splits.clone();

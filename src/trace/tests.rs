@@ -2,7 +2,6 @@
 //! feasible and replay exactly; hand-built paths that no execution follows are
 //! infeasible with a meaningful core; the refinement query finds the cells of Fig. 1.
 
-
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::diag::SourceFile;
 use crate::frontend::{load, load_path};

@@ -137,7 +137,10 @@ impl DlcDomain {
 /// linear forms, each with both of its bounds moved by one amount (a missing bound stays
 /// missing), and some amount not zero.
 pub(crate) fn shift(old: &Conj, new: &Conj) -> Option<crate::domain::Shift> {
-    if old.rows().count() != new.rows().count() || old.is_trivially_false() || new.is_trivially_false() {
+    if old.rows().count() != new.rows().count()
+        || old.is_trivially_false()
+        || new.is_trivially_false()
+    {
         return None;
     }
     let mut out = Vec::new();

@@ -23,7 +23,13 @@ impl DlcDomain {
     /// entry copies of the cells (the cells at `i` on entry) and its other cells at the
     /// ghost become fresh, existential dimensions. Out of range the read is `u`, and the
     /// temporaries are left free.
-    pub(super) fn read_rule(&mut self, cfg: &Cfg, f: &Conj, g: &Conj, read: &crate::cfg::InstRead) -> Vec<Conj> {
+    pub(super) fn read_rule(
+        &mut self,
+        cfg: &Cfg,
+        f: &Conj,
+        g: &Conj,
+        read: &crate::cfg::InstRead,
+    ) -> Vec<Conj> {
         self.stats.transfers += 1;
         let f0 = self.forget(f, &read.temps());
         let mut fresh = Self::fresh(cfg);
@@ -48,9 +54,11 @@ impl DlcDomain {
             .flat_map(|(c, t)| [*c, *t])
             .chain(read.others.iter().copied())
             .chain([read.ghost])
-            .chain(read.second.iter().flat_map(|s| {
-                s.pairs.iter().flat_map(|(a, b)| [*a, *b]).chain([s.ghost])
-            }))
+            .chain(
+                read.second
+                    .iter()
+                    .flat_map(|s| s.pairs.iter().flat_map(|(a, b)| [*a, *b]).chain([s.ghost])),
+            )
             .collect();
         let (kf, kg) = (known_values(&f0), known_values(g));
         if kf
@@ -76,7 +84,9 @@ impl DlcDomain {
                         c.add(k);
                     }
                     if !c.is_empty() {
-                        self.instantiate2(&c, &f0, g, read, second, &at, &mut fresh, base, &mut out);
+                        self.instantiate2(
+                            &c, &f0, g, read, second, &at, &mut fresh, base, &mut out,
+                        );
                     }
                 }
             }
@@ -213,7 +223,10 @@ impl DlcDomain {
             let cin = guard(&cin, true, &cur_dim, fresh);
             let cidx = drop_safe_wraps(cp.index.clone(), f0);
             let cb1 = vec![(cp.cell, var(cp.value))];
-            let cb2: Vec<(VarId, LinExpr)> = at_k2(cp.cell).map(|c2| (c2, var(cp.value))).into_iter().collect();
+            let cb2: Vec<(VarId, LinExpr)> = at_k2(cp.cell)
+                .map(|c2| (c2, var(cp.value)))
+                .into_iter()
+                .collect();
             for (cg, cat) in flatten(&cidx, &cur_dim, fresh) {
                 // The same cell: the same value.
                 let mut same = cg.clone();
@@ -229,27 +242,48 @@ impl DlcDomain {
                     let under: Vec<Constraint> = cg.iter().chain(case).cloned().collect();
                     let mut lo = under.clone();
                     lo.push(Constraint::lt(at, &cat));
-                    let p = partner([&Some((at.clone(), binds1.clone())), &Some((cat.clone(), cb2.clone()))], fresh);
+                    let p = partner(
+                        [
+                            &Some((at.clone(), binds1.clone())),
+                            &Some((cat.clone(), cb2.clone())),
+                        ],
+                        fresh,
+                    );
                     jobs.push((lo, Some(p)));
                     let mut hi = under;
                     hi.push(Constraint::lt(&cat, at));
-                    let p = partner([&Some((cat.clone(), cb1.clone())), &Some((at.clone(), binds2.clone()))], fresh);
+                    let p = partner(
+                        [
+                            &Some((cat.clone(), cb1.clone())),
+                            &Some((at.clone(), binds2.clone())),
+                        ],
+                        fresh,
+                    );
                     jobs.push((hi, Some(p)));
                 }
             }
         }
         let below = partner([&Some((at.clone(), binds1.clone())), &None], fresh);
         let above = partner([&None, &Some((at.clone(), binds2.clone()))], fresh);
-        let own = |k: &LinExpr, cell: &dyn Fn(&(VarId, VarId, VarId)) -> VarId| -> Vec<Constraint> {
-            let mut v = vec![Constraint::eq(at, k)];
-            v.extend(reads.iter().map(|r| Constraint::eq(&var(r.2), &var(cell(r)))));
-            v
-        };
+        let own =
+            |k: &LinExpr, cell: &dyn Fn(&(VarId, VarId, VarId)) -> VarId| -> Vec<Constraint> {
+                let mut v = vec![Constraint::eq(at, k)];
+                v.extend(
+                    reads
+                        .iter()
+                        .map(|r| Constraint::eq(&var(r.2), &var(cell(r)))),
+                );
+                v
+            };
         for under in fallback {
-            let with = |extra: Vec<Constraint>| under.iter().cloned().chain(extra).collect::<Vec<_>>();
+            let with =
+                |extra: Vec<Constraint>| under.iter().cloned().chain(extra).collect::<Vec<_>>();
             jobs.push((with(vec![Constraint::lt(at, &kv1)]), Some(below.clone())));
             jobs.push((with(own(&kv1, &|r| r.0)), None));
-            jobs.push((with(vec![Constraint::lt(&kv1, at), Constraint::lt(at, &kv2)]), Some(above.clone())));
+            jobs.push((
+                with(vec![Constraint::lt(&kv1, at), Constraint::lt(at, &kv2)]),
+                Some(above.clone()),
+            ));
             jobs.push((with(own(&kv2, &|r| r.1)), None));
             jobs.push((with(vec![Constraint::lt(&kv2, at)]), Some(above.clone())));
         }

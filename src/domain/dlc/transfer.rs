@@ -34,14 +34,20 @@ impl RelDomain for DlcDomain {
                 let k = LinExpr::var(d);
                 c.add(&Constraint::ge(&k, &LinExpr::int(0)));
                 if let Some(n) = bound {
-                    c.add(&Constraint::le(&k, &LinExpr::constant(Q::from_integer((n as i64 - 1).into()))));
+                    c.add(&Constraint::le(
+                        &k,
+                        &LinExpr::constant(Q::from_integer((n as i64 - 1).into())),
+                    ));
                 }
             }
         }
         // A second ghost (sortedness) comes after the first: `k1 < k2`.
         if let [k1, k2] = ghosts[..] {
             for dim in [cur_dim, entry_dim] {
-                c.add(&Constraint::lt(&LinExpr::var(dim(k1)), &LinExpr::var(dim(k2))));
+                c.add(&Constraint::lt(
+                    &LinExpr::var(dim(k1)),
+                    &LinExpr::var(dim(k2)),
+                ));
             }
         }
         c
@@ -208,7 +214,13 @@ impl RelDomain for DlcDomain {
 
     /// Monniaux–Gonnord's read rule, with one ghost or two (see `read_rule` in
     /// `read.rs`).
-    fn instantiate(&mut self, cfg: &Cfg, f: &Conj, g: &Conj, read: &crate::cfg::InstRead) -> Vec<Conj> {
+    fn instantiate(
+        &mut self,
+        cfg: &Cfg,
+        f: &Conj,
+        g: &Conj,
+        read: &crate::cfg::InstRead,
+    ) -> Vec<Conj> {
         self.read_rule(cfg, f, g, read)
     }
 
@@ -270,7 +282,14 @@ impl RelDomain for DlcDomain {
         Some(old.hull_within(new, &self.deadline))
     }
 
-    fn widen(&mut self, cfg: &Cfg, n: NodeId, old: &Conj, new: &Conj, refine: bool) -> Option<Conj> {
+    fn widen(
+        &mut self,
+        cfg: &Cfg,
+        n: NodeId,
+        old: &Conj,
+        new: &Conj,
+        refine: bool,
+    ) -> Option<Conj> {
         self.stats.widenings += 1;
         let mut ts = self.thresholds_at(cfg, n);
         // The partition atoms of the point and their negations: the fact's partition

@@ -179,12 +179,38 @@ fn reads_at_two_indices_are_split_unless_conditional() {
             _ => {}
         }
     }
-    let (i, j) = (Expr::Var(cfg.vars.indices().find(|v| cfg.vars[*v].name == "i").unwrap()),
-                  Expr::Var(cfg.vars.indices().find(|v| cfg.vars[*v].name == "j").unwrap()));
+    let (i, j) = (
+        Expr::Var(
+            cfg.vars
+                .indices()
+                .find(|v| cfg.vars[*v].name == "i")
+                .unwrap(),
+        ),
+        Expr::Var(
+            cfg.vars
+                .indices()
+                .find(|v| cfg.vars[*v].name == "j")
+                .unwrap(),
+        ),
+    );
     // assert: a[j] hoisted, both reads of a[i] stay; assume: a[j] is under `&&`, stays;
     // if: a[1] hoisted.
-    assert_eq!(hoisted, vec![vec![j.clone()], vec![Expr::int(1)]], "{}", crate::cfg::to_text(&cfg));
-    assert!(branch_reads.contains(&vec![i.clone(), i.clone()]), "{branch_reads:?}");
-    assert!(branch_reads.contains(&vec![i.clone(), j.clone()]), "{branch_reads:?}");
-    assert!(branch_reads.contains(&vec![Expr::int(0)]), "{branch_reads:?}");
+    assert_eq!(
+        hoisted,
+        vec![vec![j.clone()], vec![Expr::int(1)]],
+        "{}",
+        crate::cfg::to_text(&cfg)
+    );
+    assert!(
+        branch_reads.contains(&vec![i.clone(), i.clone()]),
+        "{branch_reads:?}"
+    );
+    assert!(
+        branch_reads.contains(&vec![i.clone(), j.clone()]),
+        "{branch_reads:?}"
+    );
+    assert!(
+        branch_reads.contains(&vec![Expr::int(0)]),
+        "{branch_reads:?}"
+    );
 }
