@@ -119,7 +119,11 @@ impl St {
                     .map(|(g, x)| (g, x.scale(&c)))
                     .collect()
             }
-            Expr::Wrap(w, a) => {
+            // A conversion that would wrap, or a signed result that C leaves undefined
+            // out of range (the execution ends there): either way the accelerated
+            // transition covers only the iterations where the value is in range, and the
+            // original body takes the one where it is not.
+            Expr::Wrap(w, a) | Expr::Overflow(w, a) => {
                 let p = self.value(a, side)?;
                 let lo = LinExpr::constant(Q::from_integer(w.lo()));
                 let hi = LinExpr::constant(Q::from_integer(w.hi()));
@@ -152,8 +156,7 @@ impl St {
             | Expr::Div(..)
             | Expr::Mod(..)
             | Expr::Call(..)
-            | Expr::Nondet(..)
-            | Expr::Overflow(..) => return None,
+            | Expr::Nondet(..) => return None,
         };
         (out.len() <= MAX_PIECES).then_some(out)
     }
