@@ -25,9 +25,15 @@ fn run_text(text: &str, unwind: Unwind) -> BmcReport {
     run_text_for(text, unwind, 10.0)
 }
 
+/// bmc on a program whose loops stay loops (no accelerated transitions): these tests are
+/// about unwinding.
 fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
     let file = lpmc::SourceFile::new("test.lp", text);
-    let loaded = lpmc::load(file).expect("the program loads");
+    let opts = lpmc::LoadOptions {
+        no_accel: true,
+        ..Default::default()
+    };
+    let loaded = lpmc::load_with(file, &opts).expect("the program loads");
     bmc(
         &loaded,
         &BmcOptions {
@@ -155,6 +161,17 @@ fn bounded_unsafe_loop_needs_enough_unwinding() {
     let r = run_text(src, Unwind::Fixed(7));
     assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
     let r = run_text(src, Unwind::Auto);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    // Accelerated, the loop takes its seven iterations in one transition.
+    let loaded = lpmc::load(lpmc::SourceFile::new("test.lp", src)).expect("loads");
+    let r = bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Fixed(1),
+            timeout_s: Some(10.0),
+            ..Default::default()
+        },
+    );
     assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
 }
 
