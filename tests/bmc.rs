@@ -128,7 +128,11 @@ fn unbounded_loop_is_unknown_never_safe() {
     let r = run_text_for(src, Unwind::Auto, 1.5);
     assert_eq!(r.verdict(), Verdict::Unknown);
     // `auto` without a timeout ends at its cap.
-    let loaded = lpmc::load(lpmc::SourceFile::new("t.lp", src)).expect("loads");
+    let opts = lpmc::LoadOptions {
+        no_accel: true,
+        ..Default::default()
+    };
+    let loaded = lpmc::load_with(lpmc::SourceFile::new("t.lp", src), &opts).expect("loads");
     let r = bmc(
         &loaded,
         &BmcOptions {
