@@ -204,7 +204,10 @@ fn every_verdict_of_a_sample_writes_a_witness_that_passes_the_schema_and_validat
             errors.push(e);
         }
     }
-    eprintln!("witness round trip over {} programs: {counts:?}", files.len());
+    eprintln!(
+        "witness round trip over {} programs: {counts:?}",
+        files.len()
+    );
     assert!(
         errors.is_empty(),
         "{} failure(s):\n{}",

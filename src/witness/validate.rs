@@ -11,11 +11,11 @@
 
 use super::cexpr;
 use super::sha256;
+use crate::accel::CountRange;
 use crate::certify::{check_claims, claims_of, loop_heads, summarized, CertStatus, Claim, Claims};
 use crate::frontend::Loaded;
-use crate::ids::NodeId;
-use crate::accel::CountRange;
 use crate::ids::ArrayId;
+use crate::ids::NodeId;
 use crate::interp::{run, Limits, ListOracle, Oracle, Outcome as RunOutcome, Site};
 use crate::limits::Deadline;
 use crate::sema::Expr;
@@ -106,7 +106,7 @@ pub fn validate(
     };
     let (violations, invariants) = (kind("violation_sequence"), kind("invariant_set"));
     if !violations.is_empty() {
-        return violation(loaded, violations);
+        return violation(loaded, violations, deadline);
     }
     if !invariants.is_empty() {
         return correctness(loaded, invariants, solvers, deadline);
@@ -173,7 +173,11 @@ impl Oracle for WitnessOracle<'_> {
     }
 }
 
-fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
+/// The most steps a witness's run may take (an accelerated loop of the counterexample
+/// runs here one iteration at a time); the deadline stops it earlier.
+const MAX_STEPS: usize = 200_000_000;
+
+fn violation(loaded: &Loaded, entries: Vec<&Yaml>, deadline: &Deadline) -> Validation {
     use ValidationVerdict::*;
     let mut values = Vec::new();
     let mut cells: BTreeMap<(String, i64), VecDeque<BigInt>> = BTreeMap::new();
@@ -196,7 +200,9 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
                     Some("assumption") | Some("function_return") => {
                         if let Some(c) = w["constraint"]["value"].as_str() {
                             match (assumed_value(c), assumed_cell(loaded, c)) {
-                                (Some(v), Some(cell)) => cells.entry(cell).or_default().push_back(v),
+                                (Some(v), Some(cell)) => {
+                                    cells.entry(cell).or_default().push_back(v)
+                                }
                                 (Some(v), None) => values.push(v),
                                 (None, _) => {
                                     return done(
@@ -220,7 +226,12 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
         values: ListOracle::new(values),
         cells,
     };
-    let r = run(cfg, &mut oracle, Limits::default(), false);
+    let limits = Limits {
+        max_steps: MAX_STEPS,
+        until: deadline.instant(),
+        ..Limits::default()
+    };
+    let r = run(cfg, &mut oracle, limits, false);
     match r.outcome {
         RunOutcome::Error { at } => {
             let line = i64::from(loaded.file.line_col(cfg.nodes[at].span.start).line);
@@ -237,6 +248,15 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
                 ),
             }
         }
+        // Out of budget, the run neither reaches nor misses the error.
+        RunOutcome::StepLimit | RunOutcome::DepthLimit => done(
+            Unknown,
+            "violation",
+            format!(
+                "the run with the witness's values did not end within the limits \
+                 (the time limit, {MAX_STEPS} steps, the call depth)"
+            ),
+        ),
         other => done(
             Rejected,
             "violation",
