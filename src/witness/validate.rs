@@ -153,6 +153,9 @@ struct WitnessOracle<'c> {
     cfg: &'c crate::cfg::Cfg,
     values: ListOracle,
     cells: BTreeMap<(String, i64), VecDeque<BigInt>>,
+    /// Whether an accelerated loop takes the greatest count its guard allows (else one
+    /// iteration at a time).
+    greatest: bool,
 }
 
 impl Oracle for WitnessOracle<'_> {
@@ -167,9 +170,12 @@ impl Oracle for WitnessOracle<'_> {
             .and_then(VecDeque::pop_front)
             .unwrap_or_default()
     }
-    /// Loops run one iteration at a time (the witness holds the program's own inputs).
+    /// Counts are not inputs: the witness holds the program's own inputs only.
     fn count(&mut self, step: usize, node: NodeId, site: Site, r: Option<&CountRange>) -> BigInt {
-        self.values.count(step, node, site, r)
+        match r.and_then(|r| r.hi.clone()) {
+            Some(hi) if self.greatest => hi,
+            _ => self.values.count(step, node, site, r),
+        }
     }
 }
 
@@ -221,17 +227,30 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>, deadline: &Deadline) -> Valid
         }
     }
     let cfg = &loaded.cfg;
-    let mut oracle = WitnessOracle {
-        cfg,
-        values: ListOracle::new(values),
-        cells,
-    };
     let limits = Limits {
         max_steps: MAX_STEPS,
         until: deadline.instant(),
         ..Limits::default()
     };
-    let r = run(cfg, &mut oracle, limits, false);
+    // First with every accelerated loop taken as far as its guard allows (an exact
+    // transition: a real run, and the only one of a loop without inputs, however many
+    // iterations), then one iteration at a time.
+    let mut r = None;
+    for greatest in [true, false] {
+        let mut oracle = WitnessOracle {
+            cfg,
+            values: ListOracle::new(values.clone()),
+            cells: cells.clone(),
+            greatest,
+        };
+        let this = run(cfg, &mut oracle, limits, false);
+        let reached = matches!(this.outcome, RunOutcome::Error { .. });
+        r = Some(this);
+        if reached {
+            break;
+        }
+    }
+    let r = r.expect("a run");
     match r.outcome {
         RunOutcome::Error { at } => {
             let line = i64::from(loaded.file.line_col(cfg.nodes[at].span.start).line);
