@@ -276,6 +276,7 @@ pub fn certified(
     let Outcome::Safe(mut proof) = outcome else {
         return outcome;
     };
+    let t0 = Instant::now();
     let prepared = match crate::driver::prepare(loaded, opts) {
         Err(g) => return Outcome::Unknown(g),
         Ok(p) => p,
@@ -307,6 +308,11 @@ pub fn certified(
                 _ => check(&proof.invariants),
             }
         }
+    };
+    // The time of the whole check: preparing the program and every candidate tried.
+    let cert = crate::certify::Certificate {
+        time_ms: t0.elapsed().as_millis(),
+        ..cert
     };
     if !cert.checked() {
         for p in proof.invariants.iter() {

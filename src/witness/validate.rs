@@ -11,14 +11,17 @@
 
 use super::cexpr;
 use super::sha256;
+use crate::accel::CountRange;
 use crate::certify::{check_claims, claims_of, loop_heads, summarized, CertStatus, Claim, Claims};
 use crate::frontend::Loaded;
+use crate::ids::ArrayId;
 use crate::ids::NodeId;
-use crate::interp::{run, Limits, ListOracle, Outcome as RunOutcome};
+use crate::interp::{run, Limits, ListOracle, Oracle, Outcome as RunOutcome, Site};
 use crate::limits::Deadline;
 use crate::sema::Expr;
 use crate::smt::Solvers;
 use num_bigint::BigInt;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -103,7 +106,7 @@ pub fn validate(
     };
     let (violations, invariants) = (kind("violation_sequence"), kind("invariant_set"));
     if !violations.is_empty() {
-        return violation(loaded, violations);
+        return violation(loaded, violations, deadline);
     }
     if !invariants.is_empty() {
         return correctness(loaded, invariants, solvers, deadline);
@@ -127,9 +130,63 @@ fn assumed_value(c: &str) -> Option<BigInt> {
     rhs.parse::<BigInt>().ok()
 }
 
-fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
+/// `a[3]` of `a[3] == 7`, when `a` is one of the program's arrays: the assumption
+/// gives a cell's initial value (arbitrary contents), not the next input.
+fn assumed_cell(loaded: &Loaded, c: &str) -> Option<(String, i64)> {
+    let (lhs, _) = c.split_once("==")?;
+    let (name, rest) = lhs.trim().split_once('[')?;
+    let index = rest.strip_suffix(']')?.trim().parse::<i64>().ok()?;
+    let name = name.trim();
+    loaded
+        .cfg
+        .arrays
+        .iter()
+        .any(|a| a.name == name)
+        .then(|| (name.to_string(), index))
+}
+
+/// The inputs of a violation witness: the arbitrary values in the order the run draws
+/// them, and the initial values of array cells, drawn when a cell is first read (so
+/// not in the order of the witness, which gives them where the array is declared),
+/// in the order given per cell.
+struct WitnessOracle<'c> {
+    cfg: &'c crate::cfg::Cfg,
+    values: ListOracle,
+    cells: BTreeMap<(String, i64), VecDeque<BigInt>>,
+    /// Whether an accelerated loop takes the greatest count its guard allows (else one
+    /// iteration at a time).
+    greatest: bool,
+}
+
+impl Oracle for WitnessOracle<'_> {
+    fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
+        self.values.undef(step, node, site)
+    }
+    /// A cell the witness does not give holds 0.
+    fn array_cell(&mut self, _: usize, array: ArrayId, index: i64) -> BigInt {
+        let name = self.cfg.arrays[array].name.clone();
+        self.cells
+            .get_mut(&(name, index))
+            .and_then(VecDeque::pop_front)
+            .unwrap_or_default()
+    }
+    /// Counts are not inputs: the witness holds the program's own inputs only.
+    fn count(&mut self, step: usize, node: NodeId, site: Site, r: Option<&CountRange>) -> BigInt {
+        match r.and_then(|r| r.hi.clone()) {
+            Some(hi) if self.greatest => hi,
+            _ => self.values.count(step, node, site, r),
+        }
+    }
+}
+
+/// The most steps a witness's run may take (an accelerated loop of the counterexample
+/// runs here one iteration at a time); the deadline stops it earlier.
+const MAX_STEPS: usize = 200_000_000;
+
+fn violation(loaded: &Loaded, entries: Vec<&Yaml>, deadline: &Deadline) -> Validation {
     use ValidationVerdict::*;
     let mut values = Vec::new();
+    let mut cells: BTreeMap<(String, i64), VecDeque<BigInt>> = BTreeMap::new();
     let mut target: Option<i64> = None;
     for e in entries {
         let Some(segments) = e["content"].as_vec() else {
@@ -148,9 +205,12 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
                 match w["type"].as_str() {
                     Some("assumption") | Some("function_return") => {
                         if let Some(c) = w["constraint"]["value"].as_str() {
-                            match assumed_value(c) {
-                                Some(v) => values.push(v),
-                                None => {
+                            match (assumed_value(c), assumed_cell(loaded, c)) {
+                                (Some(v), Some(cell)) => {
+                                    cells.entry(cell).or_default().push_back(v)
+                                }
+                                (Some(v), None) => values.push(v),
+                                (None, _) => {
                                     return done(
                                         Unknown,
                                         "violation",
@@ -167,7 +227,30 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
         }
     }
     let cfg = &loaded.cfg;
-    let r = run(cfg, &mut ListOracle::new(values), Limits::default(), false);
+    let limits = Limits {
+        max_steps: MAX_STEPS,
+        until: deadline.instant(),
+        ..Limits::default()
+    };
+    // First with every accelerated loop taken as far as its guard allows (an exact
+    // transition: a real run, and the only one of a loop without inputs, however many
+    // iterations), then one iteration at a time.
+    let mut r = None;
+    for greatest in [true, false] {
+        let mut oracle = WitnessOracle {
+            cfg,
+            values: ListOracle::new(values.clone()),
+            cells: cells.clone(),
+            greatest,
+        };
+        let this = run(cfg, &mut oracle, limits, false);
+        let reached = matches!(this.outcome, RunOutcome::Error { .. });
+        r = Some(this);
+        if reached {
+            break;
+        }
+    }
+    let r = r.expect("a run");
     match r.outcome {
         RunOutcome::Error { at } => {
             let line = i64::from(loaded.file.line_col(cfg.nodes[at].span.start).line);
@@ -184,6 +267,15 @@ fn violation(loaded: &Loaded, entries: Vec<&Yaml>) -> Validation {
                 ),
             }
         }
+        // Out of budget, the run neither reaches nor misses the error.
+        RunOutcome::StepLimit | RunOutcome::DepthLimit => done(
+            Unknown,
+            "violation",
+            format!(
+                "the run with the witness's values did not end within the limits \
+                 (the time limit, {MAX_STEPS} steps, the call depth)"
+            ),
+        ),
         other => done(
             Rejected,
             "violation",

@@ -113,7 +113,10 @@ pub fn violation_witness(
     };
     // Events by step: assumptions, then calls and returns, in step order.
     let mut events: Vec<(usize, u8, Yaml)> = Vec::new();
-    let by_step = |k: usize| cex.steps.iter().find(|st| st.step == k);
+    // The kept steps by number (a long trace keeps its first and last steps only).
+    let steps: std::collections::BTreeMap<usize, &crate::report::TraceStep> =
+        cex.steps.iter().map(|st| (st.step, st)).collect();
+    let by_step = |k: usize| steps.get(&k).copied();
     for i in &cex.inputs {
         let n = NodeId(i.node);
         if cfg.nodes.get(n).is_none() {
@@ -121,19 +124,21 @@ pub fn violation_witness(
         }
         let here = cfg.nodes[n].span.start;
         // The assumption holds before the first statement after the one that drew it.
-        let after = ((i.step + 1)..cex.length)
-            .filter_map(by_step)
-            .map(|st| NodeId(st.node))
-            .find(|m| cfg.nodes[*m].span.start != here);
+        let after = steps
+            .range(i.step + 1..)
+            .map(|(_, st)| NodeId(st.node))
+            .find(|m| cfg.nodes.get(*m).is_some_and(|x| x.span.start != here));
         let name = receiver(cfg, n).or_else(|| {
             i.what
                 .strip_suffix(" (uninitialised)")
                 .or_else(|| i.what.strip_suffix(" (initial)"))
                 .map(str::to_string)
         });
+        // Past the kept steps, a named value is given where it is drawn.
         let (at_node, constraint) = match (name, after) {
             (Some(x), Some(m)) => (m, format!("{x} == {}", i.value)),
-            _ => (n, format!("\\result == {}", i.value)),
+            (Some(x), None) => (n, format!("{x} == {}", i.value)),
+            (None, _) => (n, format!("\\result == {}", i.value)),
         };
         let at = line_col(loaded, at_node);
         let (_, w) = waypoint("assumption", at_node, at, Some(constraint));
