@@ -65,7 +65,12 @@ struct Job {
 /// A check's result: the verdict and its time, or why the program did not load.
 #[derive(Clone, Debug)]
 enum Outcome {
-    Checked { verdict: Verdict, ms: u128 },
+    /// The verdict, its time, and (for UNKNOWN) the reason.
+    Checked {
+        verdict: Verdict,
+        ms: u128,
+        why: String,
+    },
     LoadError(String),
 }
 
@@ -170,6 +175,10 @@ fn run(programs: &[Program], job: Job) -> Outcome {
             Outcome::Checked {
                 verdict: r.verdict(),
                 ms: r.time_ms,
+                why: match r.verdict() {
+                    Verdict::Unknown => format!(": {}", r.outcome.reason()),
+                    _ => String::new(),
+                },
             }
         }
         Err(e) => Outcome::LoadError(e.render(false)),
@@ -281,7 +290,7 @@ fn table(title: &str, rows: &BTreeMap<Transformation, Row>) -> String {
 
 fn verdict_str(o: &Outcome) -> String {
     match o {
-        Outcome::Checked { verdict, ms } => format!("{} in {ms} ms", verdict.as_str()),
+        Outcome::Checked { verdict, ms, why } => format!("{} in {ms} ms{why}", verdict.as_str()),
         Outcome::LoadError(_) => "load error".to_string(),
     }
 }
