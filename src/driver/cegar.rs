@@ -157,6 +157,7 @@ impl<'a> Cegar<'a> {
         dom.learnt = self.learnt.thresholds.clone();
         dom.splits = self.learnt.splits.clone();
         dom.congruences = self.congruences || tests_residue(phat);
+        dom.residues = if dom.congruences { residue_tests(phat) } else { Vec::new() };
         for (n, atoms) in ghost_splits(phat) {
             add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
@@ -492,4 +493,32 @@ fn tests_residue(phat: &Cfg) -> bool {
         }
     }
     false
+}
+
+/// The variables whose residue modulo a constant from 2 to 16 the program tests
+/// (`x % m`), at most two, with their moduli: partition cells at widening points.
+fn residue_tests(phat: &Cfg) -> Vec<(crate::linear::Dim, u32)> {
+    use crate::cfg::NodeKind;
+    use crate::sema::Expr;
+    let mut out: Vec<(crate::linear::Dim, u32)> = Vec::new();
+    for node in phat.nodes.iter() {
+        let exprs: Vec<&Expr> = match &node.kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            _ => Vec::new(),
+        };
+        for e in exprs {
+            e.visit(&mut |x| {
+                if let Expr::Mod(a, m) = x {
+                    if let (Expr::Var(v), Ok(m)) = (a.as_ref(), u32::try_from(m)) {
+                        let t = (crate::domain::cur_dim(*v), m);
+                        if (2..=16).contains(&m) && !out.contains(&t) && out.len() < 2 {
+                            out.push(t);
+                        }
+                    }
+                }
+            });
+        }
+    }
+    out
 }

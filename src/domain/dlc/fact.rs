@@ -168,39 +168,59 @@ pub fn kept(k: Congs, keep: impl Fn(Dim) -> bool) -> Congs {
         .collect()
 }
 
-/// Tightens the bounds of each dimension with a congruence to the nearest integers in it.
-/// `false` when a range holds none (the fact is empty).
+/// Tightens the bounds of `f`'s rows to the nearest integers its congruences allow
+/// ([`tighten`]). `false` when a range holds none (the fact is empty).
 pub fn reduce(f: &mut Fact) -> bool {
+    tighten(&mut f.conj, &f.congs)
+}
+
+/// Tightens the range of every row `lo ≤ Σ aⱼxⱼ ≤ hi` of `c` to the nearest values in
+/// the congruence of `Σ aⱼxⱼ` (each `xⱼ` ranging over its congruence in `k`): `x ≡ 1
+/// (mod 2) ∧ 0 ≤ x ≤ 1` gives `x = 1`, `x ≡ 0 (mod 4) ∧ 1 ≤ x − 4q ≤ 3` is empty.
+/// `false` when a range holds none.
+pub fn tighten(c: &mut Conj, k: &Congs) -> bool {
+    if k.is_empty() {
+        return !c.is_trivially_false();
+    }
     let mut adds = Vec::new();
-    for (key, r) in f.conj.rows() {
-        if key.len() != 1 {
+    for (key, r) in c.rows() {
+        if !key.keys().any(|d| k.contains_key(d)) {
             continue;
         }
-        let (d, a) = key.iter().next().expect("one dimension");
-        if !a.is_one() {
+        let mut form = Cong::constant(BigInt::zero());
+        for (d, a) in key {
+            let Some(a) = int(a) else {
+                form = Cong::top();
+                break;
+            };
+            form = form.add(&k.get(d).cloned().unwrap_or_else(Cong::top).scale(&a));
+            if form.is_top() {
+                break;
+            }
+        }
+        if form.is_top() {
             continue;
         }
-        let Some(c) = f.congs.get(d) else { continue };
-        let x = LinExpr::var(*d);
+        let e = LinExpr::from_parts(key.iter().map(|(d, a)| (*d, a.clone())), Q::zero());
         if let Some(lo) = r.lo.as_ref().and_then(|b| int(&b.value)) {
-            match c.at_least(&lo) {
+            match form.at_least(&lo) {
                 Some(v) if v == lo => {}
-                Some(v) => adds.push(Constraint::ge(&x, &LinExpr::constant(Q::from_integer(v)))),
+                Some(v) => adds.push(Constraint::ge(&e, &LinExpr::constant(Q::from_integer(v)))),
                 None => return false,
             }
         }
         if let Some(hi) = r.hi.as_ref().and_then(|b| int(&b.value)) {
-            match c.at_most(&hi) {
+            match form.at_most(&hi) {
                 Some(v) if v == hi => {}
-                Some(v) => adds.push(Constraint::le(&x, &LinExpr::constant(Q::from_integer(v)))),
+                Some(v) => adds.push(Constraint::le(&e, &LinExpr::constant(Q::from_integer(v)))),
                 None => return false,
             }
         }
     }
-    for k in &adds {
-        f.conj.add(k);
+    for x in &adds {
+        c.add(x);
     }
-    !f.conj.is_trivially_false()
+    !c.is_trivially_false()
 }
 
 /// The congruences both facts satisfy (Granger's join per dimension, each side closed

@@ -89,6 +89,10 @@ pub struct DlcDomain {
     /// Whether facts carry congruences (see `fact`). Off, every fact's congruences stay
     /// empty and the domain is the plain DLC.
     pub congruences: bool,
+    /// The variables (current dimensions) whose residue modulo a small constant the
+    /// program tests, with the modulus (2 to 16, at most two): with congruences on, facts
+    /// at widening points are split by these residues (see `split`).
+    pub residues: Vec<(Dim, u32)>,
 }
 
 impl DlcDomain {
@@ -103,6 +107,7 @@ impl DlcDomain {
             splits: BTreeMap::new(),
             guards: BTreeMap::new(),
             congruences: false,
+            residues: Vec::new(),
         }
     }
 
@@ -152,6 +157,25 @@ impl DlcDomain {
         let Some(k) = fact::derive(&c, congs) else {
             self.stats.empty += 1;
             return None;
+        };
+        // Ranges tightened by the congruences (before the fresh quotients go) may become
+        // equalities that say more: derive once more then.
+        let mut c = c;
+        let before = c.clone();
+        if !fact::tighten(&mut c, &k) {
+            self.stats.empty += 1;
+            return None;
+        }
+        let k = if c != before {
+            match fact::derive(&c, &k) {
+                Some(k) => k,
+                None => {
+                    self.stats.empty += 1;
+                    return None;
+                }
+            }
+        } else {
+            k
         };
         let conj = self.project(c, dims)?;
         let mut f = Fact {

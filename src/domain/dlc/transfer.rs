@@ -4,6 +4,8 @@
 
 use super::bind::{drop_safe_wraps, fold_in, known_values};
 use super::fact::{self, Congs, Fact};
+use crate::linear::Cong;
+use num_bigint::BigInt;
 use super::thresholds::negate_atom;
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::{Cfg, NodeKind};
@@ -271,23 +273,28 @@ impl RelDomain for DlcDomain {
     }
 
     fn split(&mut self, _cfg: &Cfg, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
-        let Some(atoms) = self.splits.get(&n) else {
-            return vec![(f.clone(), 0)];
-        };
-        let mut parts = vec![(f.clone(), 0u32)];
-        for (i, a) in atoms.iter().enumerate() {
-            let neg = negate_atom(a);
+        let parts = self.split_by_atoms(n, f);
+        if self.residues.is_empty() {
+            return parts;
+        }
+        // Then by the residue of each variable the program tests with `%`: a loop that
+        // treats even and odd values apart keeps one chain for each.
+        let mut parts = parts;
+        for (j, (d, m)) in self.residues.clone().iter().enumerate() {
             let mut next = Vec::new();
             for (p, cell) in parts {
-                let mut yes = p.clone();
-                yes.conj.add(a);
-                let mut no = p;
-                no.conj.add(&neg);
-                if !yes.is_empty() {
-                    next.push((yes, cell | (1 << i)));
-                }
-                if !no.is_empty() {
-                    next.push((no, cell));
+                for r in 0..*m {
+                    let c = Cong::new(BigInt::from(r), BigInt::from(*m));
+                    let Some(c) = p.congs.get(d).map_or(Some(c.clone()), |o| o.meet(&c)) else {
+                        continue;
+                    };
+                    let mut q = p.clone();
+                    q.congs.insert(*d, c);
+                    if !fact::reduce(&mut q) || q.is_empty() {
+                        continue;
+                    }
+                    let bits = r + 1;
+                    next.push((q, cell | (bits << (RESIDUE_SHIFT + RESIDUE_BITS * j as u32))));
                 }
             }
             parts = next;
@@ -350,4 +357,38 @@ fn meet_congs(a: &Congs, b: &Congs) -> Option<Congs> {
         out.insert(*d, m);
     }
     Some(out)
+}
+
+/// Partition cells of the residue splits start at this bit, each test taking
+/// [`RESIDUE_BITS`] bits (the residue plus one).
+const RESIDUE_SHIFT: u32 = 20;
+/// Bits of one residue test in a partition cell.
+const RESIDUE_BITS: u32 = 5;
+
+impl DlcDomain {
+    /// The parts of `f` by the partition atoms learnt at `n`, each with its cell.
+    fn split_by_atoms(&self, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
+        let Some(atoms) = self.splits.get(&n) else {
+            return vec![(f.clone(), 0)];
+        };
+        let mut parts = vec![(f.clone(), 0u32)];
+        for (i, a) in atoms.iter().enumerate() {
+            let neg = negate_atom(a);
+            let mut next = Vec::new();
+            for (p, cell) in parts {
+                let mut yes = p.clone();
+                yes.conj.add(a);
+                let mut no = p;
+                no.conj.add(&neg);
+                if !yes.is_empty() {
+                    next.push((yes, cell | (1 << i)));
+                }
+                if !no.is_empty() {
+                    next.push((no, cell));
+                }
+            }
+            parts = next;
+        }
+        parts
+    }
 }
