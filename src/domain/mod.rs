@@ -141,7 +141,7 @@ pub mod encode;
 #[cfg(test)]
 mod tests;
 
-pub use dlc::{Congs, DlcDomain, Fact};
 pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, split_atom};
+pub use dlc::{Congs, DlcDomain, Fact};
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};

@@ -157,7 +157,16 @@ impl<'a> Cegar<'a> {
         dom.learnt = self.learnt.thresholds.clone();
         dom.splits = self.learnt.splits.clone();
         dom.congruences = self.congruences || tests_residue(phat);
-        dom.residues = if dom.congruences { residue_tests(phat) } else { Vec::new() };
+        dom.residues = if dom.congruences {
+            residue_tests(phat)
+        } else {
+            Vec::new()
+        };
+        if self.congruences && dom.residues.is_empty() {
+            // Turned on by refinement, where nothing tests a residue: parity, the most
+            // common congruence, splits the recursive procedures' arguments.
+            dom.residues = recursion_residues(phat, &[2], Vec::new());
+        }
         for (n, atoms) in ghost_splits(phat) {
             add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
@@ -495,12 +504,18 @@ fn tests_residue(phat: &Cfg) -> bool {
     false
 }
 
-/// The variables whose residue modulo a constant from 2 to 16 the program tests
-/// (`x % m`), at most two, with their moduli: partition cells at widening points.
-fn residue_tests(phat: &Cfg) -> Vec<(crate::linear::Dim, u32)> {
+/// The residues to split facts by at widening points: each variable the program tests
+/// with `x % m` (`m` from 2 to 15), in the procedure of the test; and for each such
+/// modulus, the entry value of each formal of a recursive procedure, in that procedure
+/// (a recursion that treats even and odd arguments apart keeps one summary for each).
+/// At most four.
+fn residue_tests(phat: &Cfg) -> Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)> {
     use crate::cfg::NodeKind;
+    use crate::domain::cur_dim;
     use crate::sema::Expr;
-    let mut out: Vec<(crate::linear::Dim, u32)> = Vec::new();
+    const MAX: usize = 4;
+    let mut out = Vec::new();
+    let mut moduli: Vec<u32> = Vec::new();
     for node in phat.nodes.iter() {
         let exprs: Vec<&Expr> = match &node.kind {
             NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
@@ -511,13 +526,43 @@ fn residue_tests(phat: &Cfg) -> Vec<(crate::linear::Dim, u32)> {
             e.visit(&mut |x| {
                 if let Expr::Mod(a, m) = x {
                     if let (Expr::Var(v), Ok(m)) = (a.as_ref(), u32::try_from(m)) {
-                        let t = (crate::domain::cur_dim(*v), m);
-                        if (2..=16).contains(&m) && !out.contains(&t) && out.len() < 2 {
+                        let t = (cur_dim(*v), m, node.proc);
+                        if (2..=15).contains(&m) && !out.contains(&t) && out.len() < MAX {
                             out.push(t);
+                            if !moduli.contains(&m) {
+                                moduli.push(m);
+                            }
                         }
                     }
                 }
             });
+        }
+    }
+    recursion_residues(phat, &moduli, out)
+}
+
+/// `out` and, for each modulus in `moduli`, the entry value of each formal of a
+/// recursive procedure, in that procedure; at most four in all.
+fn recursion_residues(
+    phat: &Cfg,
+    moduli: &[u32],
+    mut out: Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)>,
+) -> Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)> {
+    use crate::domain::entry_dim;
+    use crate::engine::{PointKind, Points};
+    const MAX: usize = 4;
+    let points = Points::of(phat);
+    for (p, pr) in phat.procs.iter_enumerated() {
+        if points.kind[pr.entry] != PointKind::RecEntry {
+            continue;
+        }
+        for f in &pr.formals {
+            for m in moduli {
+                let t = (entry_dim(*f), *m, Some(p));
+                if out.len() < MAX && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
         }
     }
     out

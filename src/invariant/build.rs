@@ -410,7 +410,11 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> I
         };
         if facts.iter().any(|f| !f.congs.is_empty()) {
             let formula = with_congs(&facts, hidden);
-            out.push(PointInvariant::new(point_name(file, phat, &points, n), point, formula));
+            out.push(PointInvariant::new(
+                point_name(file, phat, &points, n),
+                point,
+                formula,
+            ));
             continue;
         }
         let conjs: Vec<Conj> = facts.into_iter().map(|f| f.conj).collect();

@@ -240,11 +240,16 @@ impl Formula {
             Formula::And(fs) if fs.is_empty() => "true".into(),
             Formula::Or(fs) if fs.is_empty() => "false".into(),
             Formula::And(fs) | Formula::Or(fs) if fs.len() == 1 => fs[0].text(shown),
-            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_) | Formula::Cong(..))) => fs
-                .iter()
-                .map(|f| f.text(shown))
-                .collect::<Vec<_>>()
-                .join(" ∧ "),
+            Formula::And(fs)
+                if fs
+                    .iter()
+                    .all(|f| matches!(f, Formula::Row(_) | Formula::Cong(..))) =>
+            {
+                fs.iter()
+                    .map(|f| f.text(shown))
+                    .collect::<Vec<_>>()
+                    .join(" ∧ ")
+            }
             Formula::And(fs) => fs.iter().map(paren).collect::<Vec<_>>().join(" ∧ "),
             Formula::Or(fs) => match shown {
                 Some(n) if fs.len() > n => format!(

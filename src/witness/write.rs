@@ -241,7 +241,11 @@ pub(super) fn c_formula(f: &Formula) -> String {
         // `r − m`. Only a program variable's current value has a C name.
         Formula::Cong(t, r, m) => match &t.kind {
             crate::invariant::TermKind::Var { .. } if !t.entry => {
-                format!("{n} % {m} == {r} || {n} % {m} == {}", r - m, n = t.name)
+                if r.sign() == num_bigint::Sign::NoSign {
+                    format!("{n} % {m} == 0", n = t.name)
+                } else {
+                    format!("{n} % {m} == {r} || {n} % {m} == {}", r - m, n = t.name)
+                }
             }
             _ => "1".into(),
         },

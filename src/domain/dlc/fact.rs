@@ -49,26 +49,8 @@ impl Fact {
     pub fn rename(&self, f: &impl Fn(Dim) -> Dim) -> Fact {
         Fact {
             conj: self.conj.rename(f),
-            congs: self
-                .congs
-                .iter()
-                .map(|(d, c)| (f(*d), c.clone()))
-                .collect(),
+            congs: self.congs.iter().map(|(d, c)| (f(*d), c.clone())).collect(),
         }
-    }
-
-    /// The congruences as constraints over a fresh quotient each (`x − m·q = r`), for
-    /// consumers that reason over linear integer arithmetic; `fresh` allocates the
-    /// quotients.
-    pub fn cong_constraints(&self, fresh: &mut impl FnMut() -> Dim) -> Vec<Constraint> {
-        self.congs
-            .iter()
-            .map(|(d, c)| {
-                let q = fresh();
-                let e = &LinExpr::var(*d) - &LinExpr::var(q).scale(&Q::from_integer(c.m.clone()));
-                Constraint::eq(&e, &LinExpr::constant(Q::from_integer(c.r.clone())))
-            })
-            .collect()
     }
 }
 
@@ -275,7 +257,10 @@ mod tests {
     fn equalities_feed_congruences() {
         // x0 = 2·x1 + 1 gives x0 odd; x2 = x0 + 4 carries it.
         let c = conj(&[
-            Constraint::eq(&x(0), &(&x(1).scale(&Q::from_integer(2.into())) + &LinExpr::int(1))),
+            Constraint::eq(
+                &x(0),
+                &(&x(1).scale(&Q::from_integer(2.into())) + &LinExpr::int(1)),
+            ),
             Constraint::eq(&x(2), &(&x(0) + &LinExpr::int(4))),
         ]);
         let k = derive(&c, &Congs::new()).expect("satisfiable");
@@ -287,7 +272,10 @@ mod tests {
         assert_eq!(k.get(&Dim(0)), Some(&cong(3, 6)));
         // 2·x3 = x0 with x0 odd: empty.
         let mut c2 = c.clone();
-        c2.add(&Constraint::eq(&x(3).scale(&Q::from_integer(2.into())), &x(0)));
+        c2.add(&Constraint::eq(
+            &x(3).scale(&Q::from_integer(2.into())),
+            &x(0),
+        ));
         assert_eq!(derive(&c2, &Congs::new()), None);
     }
 
@@ -295,7 +283,10 @@ mod tests {
     fn a_congruence_tightens_the_bounds() {
         // x ≡ 1 (mod 2) ∧ 0 ≤ x ≤ 1 gives x = 1; with 2 ≤ x ≤ 2, empty.
         let mut f = Fact {
-            conj: conj(&[Constraint::ge(&x(0), &LinExpr::int(0)), Constraint::le(&x(0), &LinExpr::int(1))]),
+            conj: conj(&[
+                Constraint::ge(&x(0), &LinExpr::int(0)),
+                Constraint::le(&x(0), &LinExpr::int(1)),
+            ]),
             congs: Congs::from([(Dim(0), cong(1, 2))]),
         };
         assert!(reduce(&mut f));

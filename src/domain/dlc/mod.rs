@@ -26,9 +26,9 @@ mod transfer;
 
 pub use bind::assumes_no_overflow;
 pub use entail::Entailment;
-pub use fact::{Congs, Fact};
 #[cfg(any(test, feature = "internals"))]
 pub use entail::{Dlc, Lattice};
+pub use fact::{Congs, Fact};
 pub use presolve::int_presolve;
 pub use thresholds::split_atom;
 
@@ -89,10 +89,10 @@ pub struct DlcDomain {
     /// Whether facts carry congruences (see `fact`). Off, every fact's congruences stay
     /// empty and the domain is the plain DLC.
     pub congruences: bool,
-    /// The variables (current dimensions) whose residue modulo a small constant the
-    /// program tests, with the modulus (2 to 16, at most two): with congruences on, facts
-    /// at widening points are split by these residues (see `split`).
-    pub residues: Vec<(Dim, u32)>,
+    /// Residues to split facts by at the widening points of a procedure (`None`: the
+    /// global code): a dimension, a modulus (2 to 15) and the procedure; at most four
+    /// (see `split`).
+    pub residues: Vec<(Dim, u32, Option<ProcId>)>,
 }
 
 impl DlcDomain {

@@ -4,15 +4,15 @@
 
 use super::bind::{drop_safe_wraps, fold_in, known_values};
 use super::fact::{self, Congs, Fact};
-use crate::linear::Cong;
-use num_bigint::BigInt;
 use super::thresholds::negate_atom;
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::{Cfg, NodeKind};
 use crate::domain::encode::guard;
 use crate::domain::RelDomain;
 use crate::ids::{NodeId, ProcId, VarId};
+use crate::linear::Cong;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Q};
+use num_bigint::BigInt;
 use std::collections::BTreeMap;
 
 impl RelDomain for DlcDomain {
@@ -224,7 +224,12 @@ impl RelDomain for DlcDomain {
         let dims: Vec<Dim> = vars.iter().map(|v| cur_dim(*v)).collect();
         Fact {
             conj: self.forget_conj(&f.conj, vars),
-            congs: f.congs.iter().filter(|(d, _)| !dims.contains(d)).map(|(d, c)| (*d, c.clone())).collect(),
+            congs: f
+                .congs
+                .iter()
+                .filter(|(d, _)| !dims.contains(d))
+                .map(|(d, c)| (*d, c.clone()))
+                .collect(),
         }
     }
 
@@ -238,10 +243,18 @@ impl RelDomain for DlcDomain {
         read: &crate::cfg::InstRead,
     ) -> Vec<Fact> {
         let temps: Vec<Dim> = read.temps().iter().map(|v| cur_dim(*v)).collect();
-        let congs: Congs = f.congs.iter().filter(|(d, _)| !temps.contains(d)).map(|(d, c)| (*d, c.clone())).collect();
+        let congs: Congs = f
+            .congs
+            .iter()
+            .filter(|(d, _)| !temps.contains(d))
+            .map(|(d, c)| (*d, c.clone()))
+            .collect();
         self.read_rule(cfg, &f.conj, &g.conj, read)
             .into_iter()
-            .map(|conj| Fact { conj, congs: congs.clone() })
+            .map(|conj| Fact {
+                conj,
+                congs: congs.clone(),
+            })
             .collect()
     }
 
@@ -250,10 +263,18 @@ impl RelDomain for DlcDomain {
             .iter()
             .flat_map(|v| [cur_dim(*v), entry_dim(*v)])
             .collect();
-        let congs: Congs = f.congs.iter().filter(|(d, _)| !dims.contains(d)).map(|(d, c)| (*d, c.clone())).collect();
+        let congs: Congs = f
+            .congs
+            .iter()
+            .filter(|(d, _)| !dims.contains(d))
+            .map(|(d, c)| (*d, c.clone()))
+            .collect();
         let present = f.dims();
         if dims.iter().all(|d| !present.contains(d)) {
-            return Fact { conj: f.conj.clone(), congs };
+            return Fact {
+                conj: f.conj.clone(),
+                congs,
+            };
         }
         self.stats.projections += 1;
         Fact {
@@ -272,7 +293,7 @@ impl RelDomain for DlcDomain {
         self.entail.conj_leq(&f.conj, &gs)
     }
 
-    fn split(&mut self, _cfg: &Cfg, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
+    fn split(&mut self, cfg: &Cfg, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
         let parts = self.split_by_atoms(n, f);
         if self.residues.is_empty() {
             return parts;
@@ -280,7 +301,14 @@ impl RelDomain for DlcDomain {
         // Then by the residue of each variable the program tests with `%`: a loop that
         // treats even and odd values apart keeps one chain for each.
         let mut parts = parts;
-        for (j, (d, m)) in self.residues.clone().iter().enumerate() {
+        let proc = cfg.nodes[n].proc;
+        let tests: Vec<(Dim, u32)> = self
+            .residues
+            .iter()
+            .filter(|(_, _, p)| *p == proc)
+            .map(|(d, m, _)| (*d, *m))
+            .collect();
+        for (j, (d, m)) in tests.iter().enumerate() {
             let mut next = Vec::new();
             for (p, cell) in parts {
                 for r in 0..*m {
@@ -294,7 +322,10 @@ impl RelDomain for DlcDomain {
                         continue;
                     }
                     let bits = r + 1;
-                    next.push((q, cell | (bits << (RESIDUE_SHIFT + RESIDUE_BITS * j as u32))));
+                    next.push((
+                        q,
+                        cell | (bits << (RESIDUE_SHIFT + RESIDUE_BITS * j as u32)),
+                    ));
                 }
             }
             parts = next;
@@ -361,9 +392,9 @@ fn meet_congs(a: &Congs, b: &Congs) -> Option<Congs> {
 
 /// Partition cells of the residue splits start at this bit, each test taking
 /// [`RESIDUE_BITS`] bits (the residue plus one).
-const RESIDUE_SHIFT: u32 = 20;
+const RESIDUE_SHIFT: u32 = 16;
 /// Bits of one residue test in a partition cell.
-const RESIDUE_BITS: u32 = 5;
+const RESIDUE_BITS: u32 = 4;
 
 impl DlcDomain {
     /// The parts of `f` by the partition atoms learnt at `n`, each with its cell.
