@@ -128,9 +128,7 @@ pub fn derive(c: &Conj, congs: &Congs) -> Option<Congs> {
                 }
                 // a·x ∈ rhs: x ∈ (rhs ∩ aℤ) / a.
                 let multiples = Cong::new(BigInt::zero(), a.clone());
-                let Some(ax) = rhs.meet(&multiples) else {
-                    return None;
-                };
+                let ax = rhs.meet(&multiples)?;
                 if let Some(x) = ax.divide(a) {
                     if !meet_into(&mut k, *d, x) {
                         return None;
