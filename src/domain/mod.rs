@@ -142,6 +142,6 @@ pub mod encode;
 mod tests;
 
 pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, split_atom};
-pub use dlc::{Congs, DlcDomain, Fact};
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
+pub use dlc::{DlcDomain, Fact};

@@ -28,7 +28,8 @@ pub use bind::assumes_no_overflow;
 pub use entail::Entailment;
 #[cfg(any(test, feature = "internals"))]
 pub use entail::{Dlc, Lattice};
-pub use fact::{Congs, Fact};
+use fact::Congs;
+pub use fact::Fact;
 pub use presolve::int_presolve;
 pub use thresholds::split_atom;
 
