@@ -610,7 +610,7 @@ const MAX_OVERFLOW_CHECKS: usize = 20_000;
 pub fn assumed_no_overflow(
     file: &SourceFile,
     phat: &crate::cfg::Cfg,
-    tab: &crate::engine::Tabulation<crate::linear::Conj>,
+    tab: &crate::engine::Tabulation<crate::domain::Fact>,
 ) -> Vec<u32> {
     use crate::cfg::NodeKind;
     use crate::sema::Expr;

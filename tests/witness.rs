@@ -334,7 +334,36 @@ fn tighten(f: &mut Formula, name: &str) -> bool {
         }
         Formula::Implies(a, b) => tighten(a, name) | tighten(b, name),
         Formula::Forall(_, b) => tighten(b, name),
+        Formula::Cong(..) => false,
     }
+}
+
+/// Shift the residue of every congruence over `name` by one.
+fn shift_residue(f: &mut Formula, name: &str) -> bool {
+    match f {
+        Formula::Cong(t, r, m) if t.name == name => {
+            *r = (&*r + 1u32) % &*m;
+            true
+        }
+        Formula::And(fs) | Formula::Or(fs) => {
+            fs.iter_mut().fold(false, |a, f| shift_residue(f, name) | a)
+        }
+        Formula::Implies(a, b) => shift_residue(a, name) | shift_residue(b, name),
+        Formula::Forall(_, b) => shift_residue(b, name),
+        _ => false,
+    }
+}
+
+#[test]
+fn a_planted_wrong_congruence_is_refused_by_the_certificate_check() {
+    // The loop's invariant says `i ≡ 0 (mod 2)`; `i ≡ 1 (mod 2)` is not inductive.
+    let (right, wrong) = planted("cong_step2_parity.lp", &|f| shift_residue(f, "i"));
+    assert!(matches!(right, Outcome::Safe(_)), "{}", right.reason());
+    assert!(
+        matches!(wrong, Outcome::Unknown(GiveUp::Certificate(_))),
+        "{}",
+        wrong.reason()
+    );
 }
 
 #[test]

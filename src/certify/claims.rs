@@ -114,6 +114,11 @@ impl Enc<'_> {
             }
             // The ghosts are the environment's: a claim is read at given ghost values.
             Formula::Forall(_, body) => self.formula(body, vars, env)?,
+            // SMT-LIB's `mod` by a positive constant is Euclidean: in [0, m), as `r` is.
+            Formula::Cong(t, r, m) => {
+                let x = self.term(t, vars, env)?;
+                Term::eq(Term::modulo(x, m.clone()), Term::int(r.clone()))
+            }
         })
     }
 

@@ -141,7 +141,7 @@ pub mod encode;
 #[cfg(test)]
 mod tests;
 
-pub use dlc::DlcDomain;
 pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, split_atom};
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
+pub use dlc::{DlcDomain, Fact};

@@ -9,13 +9,12 @@ use super::observe::{Observer, Phase, TabRun};
 use super::{CheckOptions, ADAPTIVE_STEPS, ADAPTIVE_TIME, DEFAULT_MAX_REFINEMENTS};
 use crate::abstraction::{abstract_program, reads_two_cells, Precision};
 use crate::cfg::Cfg;
-use crate::domain::DlcDomain;
+use crate::domain::{DlcDomain, Fact};
 use crate::engine::{tabulate, Budget, FactId, StopReason, Tabulation, Widening};
 use crate::frontend::Loaded;
 use crate::ids::NodeId;
 use crate::invariant::invariant_map;
 use crate::limits::Deadline;
-use crate::linear::Conj;
 use crate::refine::{
     add_new, ghost_splits, refine, refine_widening, var_keys, Learnt, Refinement, MAX_DELAY,
     MAX_PARTNER_PATHS,
@@ -63,6 +62,9 @@ pub(super) struct Cegar<'a> {
     /// Whether the last tabulation was the adaptive one.
     adaptive: bool,
     progress: Progress,
+    /// Whether the facts carry congruences even where no residue is tested: turned on
+    /// when a spurious trace leaves nothing else to refine.
+    congruences: bool,
 }
 
 impl<'a> Cegar<'a> {
@@ -90,6 +92,7 @@ impl<'a> Cegar<'a> {
             adaptive_failed: false,
             adaptive: false,
             progress: Progress::default(),
+            congruences: false,
         }
     }
 
@@ -145,7 +148,7 @@ impl<'a> Cegar<'a> {
 
     /// Tabulate P̂k: adaptively first ([`Cegar::adaptive_first`]), else with widening at
     /// every widening point.
-    fn tabulate(&mut self, phat: &Cfg, obs: &mut impl Observer) -> Tabulation<Conj> {
+    fn tabulate(&mut self, phat: &Cfg, obs: &mut impl Observer) -> Tabulation<Fact> {
         let _span = tracing::debug_span!("tabulate").entered();
         let mut budget = self.opts.budget.clone().unwrap_or_default();
         budget.deadline = self.deadline.clone();
@@ -153,6 +156,17 @@ impl<'a> Cegar<'a> {
         let mut dom = DlcDomain::new(Arc::clone(self.solvers), self.deadline.clone());
         dom.learnt = self.learnt.thresholds.clone();
         dom.splits = self.learnt.splits.clone();
+        dom.congruences = self.congruences || tests_residue(phat);
+        dom.residues = if dom.congruences {
+            residue_tests(phat)
+        } else {
+            Vec::new()
+        };
+        if self.congruences && dom.residues.is_empty() {
+            // Turned on by refinement, where nothing tests a residue: parity, the most
+            // common congruence, splits the recursive procedures' arguments.
+            dom.residues = recursion_residues(phat, &[2], Vec::new());
+        }
         for (n, atoms) in ghost_splits(phat) {
             add_new(dom.splits.entry(n).or_default(), atoms, usize::MAX);
         }
@@ -187,7 +201,7 @@ impl<'a> Cegar<'a> {
         dom: &mut DlcDomain,
         budget: &Budget,
         obs: &mut impl Observer,
-    ) -> Option<Tabulation<Conj>> {
+    ) -> Option<Tabulation<Fact>> {
         if !self.widening.enabled || self.adaptive_failed {
             return None;
         }
@@ -211,7 +225,7 @@ impl<'a> Cegar<'a> {
     }
 
     /// SAFE: no error location is reachable in P̂k, with its invariants.
-    fn prove(&self, phat: &Cfg, tab: &Tabulation<Conj>) -> Outcome {
+    fn prove(&self, phat: &Cfg, tab: &Tabulation<Fact>) -> Outcome {
         let cfg = self.cfg();
         Outcome::Safe(Proof {
             engine: Engine::Cegar,
@@ -277,7 +291,7 @@ impl<'a> Cegar<'a> {
     fn refine(
         &mut self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         err: FactId,
         trace: &Trace,
         core: &[usize],
@@ -288,7 +302,7 @@ impl<'a> Cegar<'a> {
             return Continue(());
         }
         if !went_through_widening(tab, err) {
-            if self.add_second_ghost(obs) {
+            if self.add_second_ghost(obs) || self.add_congruences(phat) {
                 return Continue(());
             }
             return Break(Outcome::Unknown(GiveUp::NoProgress(
@@ -347,6 +361,18 @@ impl<'a> Cegar<'a> {
         Continue(true)
     }
 
+    /// Nothing else to refine: the facts carry congruences from now on (a trace may be
+    /// infeasible by parity alone), unless they already did. Whether they were added.
+    fn add_congruences(&mut self, phat: &Cfg) -> bool {
+        if self.congruences || tests_residue(phat) {
+            return false;
+        }
+        tracing::debug!("refinement: the facts carry congruences from now on");
+        self.congruences = true;
+        self.progress.refinements += 1;
+        true
+    }
+
     /// One ghost keeps failing (the trace fixes no cell, and the widening has nothing to
     /// learn from it): a second ghost relates two cells, if the program compares two
     /// cells at all. Whether it was added.
@@ -369,7 +395,7 @@ impl<'a> Cegar<'a> {
     fn refine_widening(
         &mut self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         err: FactId,
         trace: &Trace,
         obs: &mut impl Observer,
@@ -399,7 +425,7 @@ impl<'a> Cegar<'a> {
             self.progress.widening_refinements += 1;
             return Continue(());
         }
-        if self.add_second_ghost(obs) {
+        if self.add_second_ghost(obs) || self.add_congruences(phat) {
             return Continue(());
         }
         Break(Outcome::Unknown(GiveUp::NoProgress(format!(
@@ -418,7 +444,7 @@ impl Cegar<'_> {
     /// everywhere and learns where and how). Whether there was such a point. (With
     /// symbolic cells the property is ∀-shaped: unrolling cannot prove it faster than the
     /// loop's bound, and the refinement of the widening learns partition atoms instead.)
-    fn unroll(&mut self, tab: &Tabulation<Conj>, err: FactId, obs: &mut impl Observer) -> bool {
+    fn unroll(&mut self, tab: &Tabulation<Fact>, err: FactId, obs: &mut impl Observer) -> bool {
         let widened: BTreeSet<NodeId> = tab
             .path_facts(err)
             .into_iter()
@@ -445,11 +471,99 @@ impl Cegar<'_> {
 
 /// Whether the trace to `err`, or the derivation of a read-rule partner it used, went
 /// through a widened fact.
-fn went_through_widening(tab: &Tabulation<Conj>, err: FactId) -> bool {
+fn went_through_widening(tab: &Tabulation<Fact>, err: FactId) -> bool {
     tab.path_facts(err).iter().any(|f| tab.fact(*f).widened)
         || tab
             .partner_paths(err, MAX_PARTNER_PATHS)
             .iter()
             .flatten()
             .any(|f| tab.fact(*f).widened)
+}
+
+/// Whether some expression of `phat` takes a residue or a quotient (`%`, `/` by a
+/// constant): only then do the facts carry congruences (unless refinement asks for them).
+fn tests_residue(phat: &Cfg) -> bool {
+    use crate::cfg::NodeKind;
+    use crate::sema::Expr;
+    let mut any = false;
+    for node in phat.nodes.iter() {
+        let exprs: Vec<&Expr> = match &node.kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            NodeKind::Call { args, .. } => args.iter().collect(),
+            NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+            _ => Vec::new(),
+        };
+        for e in exprs {
+            e.visit(&mut |x| any |= matches!(x, Expr::Mod(..) | Expr::Div(..)));
+        }
+        if any {
+            return true;
+        }
+    }
+    false
+}
+
+/// The residues to split facts by at widening points: each variable the program tests
+/// with `x % m` (`m` from 2 to 15), in the procedure of the test; and for each such
+/// modulus, the entry value of each formal of a recursive procedure, in that procedure
+/// (a recursion that treats even and odd arguments apart keeps one summary for each).
+/// At most four.
+fn residue_tests(phat: &Cfg) -> Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)> {
+    use crate::cfg::NodeKind;
+    use crate::domain::cur_dim;
+    use crate::sema::Expr;
+    const MAX: usize = 4;
+    let mut out = Vec::new();
+    let mut moduli: Vec<u32> = Vec::new();
+    for node in phat.nodes.iter() {
+        let exprs: Vec<&Expr> = match &node.kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            _ => Vec::new(),
+        };
+        for e in exprs {
+            e.visit(&mut |x| {
+                if let Expr::Mod(a, m) = x {
+                    if let (Expr::Var(v), Ok(m)) = (a.as_ref(), u32::try_from(m)) {
+                        let t = (cur_dim(*v), m, node.proc);
+                        if (2..=15).contains(&m) && !out.contains(&t) && out.len() < MAX {
+                            out.push(t);
+                            if !moduli.contains(&m) {
+                                moduli.push(m);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+    recursion_residues(phat, &moduli, out)
+}
+
+/// `out` and, for each modulus in `moduli`, the entry value of each formal of a
+/// recursive procedure, in that procedure; at most four in all.
+fn recursion_residues(
+    phat: &Cfg,
+    moduli: &[u32],
+    mut out: Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)>,
+) -> Vec<(crate::linear::Dim, u32, Option<crate::ids::ProcId>)> {
+    use crate::domain::entry_dim;
+    use crate::engine::{PointKind, Points};
+    const MAX: usize = 4;
+    let points = Points::of(phat);
+    for (p, pr) in phat.procs.iter_enumerated() {
+        if points.kind[pr.entry] != PointKind::RecEntry {
+            continue;
+        }
+        for f in &pr.formals {
+            for m in moduli {
+                let t = (entry_dim(*f), *m, Some(p));
+                if out.len() < MAX && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
 }

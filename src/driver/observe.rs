@@ -5,10 +5,9 @@
 
 use crate::abstraction::Precision;
 use crate::cfg::Cfg;
-use crate::domain::DlcDomain;
+use crate::domain::{DlcDomain, Fact};
 use crate::engine::{FactId, Tabulation, Widening};
 use crate::ids::NodeId;
-use crate::linear::Conj;
 use crate::refine::{Learnt, Refinement, WideningLesson, MAX_PARTNER_PATHS};
 use crate::report::Outcome;
 use crate::trace::{Feasibility, Trace, TraceError};
@@ -50,12 +49,12 @@ pub trait Observer {
     /// P̂k was built; `widening` and `learnt` are what the next tabulation uses.
     fn abstracted(&mut self, phat: &Cfg, widening: &Widening, learnt: &Learnt) {}
     /// One tabulation of P̂k ended (several may run in one [`Phase::Tabulate`]).
-    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Conj>) {}
+    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Fact>) {}
     /// The tabulation phase ended with `tab`, over `dom`.
     fn tabulated(
         &mut self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         dom: &mut DlcDomain,
         widening: &Widening,
     ) {
@@ -65,7 +64,7 @@ pub trait Observer {
     /// The check of `trace` on the original program said this.
     fn checked(&mut self, trace: &Trace, feasibility: &Result<Feasibility, TraceError>) {}
     /// The trace to the error fact `err` of `tab` is spurious.
-    fn spurious(&mut self, tab: &Tabulation<Conj>, err: FactId) {}
+    fn spurious(&mut self, tab: &Tabulation<Fact>, err: FactId) {}
     /// The refinement of the precision from the unsat core `core` gave `r`.
     fn refined(&mut self, r: &Refinement, core: &[usize]) {}
     /// The symbolic cells got a second ghost.
@@ -92,14 +91,14 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.0.abstracted(phat, widening, learnt);
         self.1.abstracted(phat, widening, learnt);
     }
-    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Conj>) {
+    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Fact>) {
         self.0.tabulation(run, tab);
         self.1.tabulation(run, tab);
     }
     fn tabulated(
         &mut self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         dom: &mut DlcDomain,
         widening: &Widening,
     ) {
@@ -114,7 +113,7 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.0.checked(trace, feasibility);
         self.1.checked(trace, feasibility);
     }
-    fn spurious(&mut self, tab: &Tabulation<Conj>, err: FactId) {
+    fn spurious(&mut self, tab: &Tabulation<Fact>, err: FactId) {
         self.0.spurious(tab, err);
         self.1.spurious(tab, err);
     }
@@ -174,7 +173,7 @@ impl Observer for DebugLog {
         );
     }
 
-    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Conj>) {
+    fn tabulation(&mut self, run: TabRun, tab: &Tabulation<Fact>) {
         tracing::debug!(
             ?run,
             stop = ?tab.stop,
@@ -200,7 +199,7 @@ impl Observer for DebugLog {
         }
     }
 
-    fn spurious(&mut self, tab: &Tabulation<Conj>, err: FactId) {
+    fn spurious(&mut self, tab: &Tabulation<Fact>, err: FactId) {
         if !tracing::enabled!(tracing::Level::DEBUG) {
             return;
         }

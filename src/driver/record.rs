@@ -5,14 +5,14 @@
 use super::observe::{Observer, Phase, TabRun};
 use crate::abstraction::Precision;
 use crate::cfg::Cfg;
-use crate::domain::DlcDomain;
+use crate::domain::{DlcDomain, Fact};
 use crate::engine::{Points, Tabulation, Widening};
 use crate::frontend::Loaded;
 use crate::ids::NodeId;
 use crate::invariant::{constraint_text, point_name};
 use crate::iteration::{self, Clock, Iteration};
 use crate::limits::Deadline;
-use crate::linear::{Conj, Constraint};
+use crate::linear::Constraint;
 use crate::refine::{Learnt, Refinement, WideningLesson};
 use crate::report::Outcome;
 use crate::smt::Solvers;
@@ -158,14 +158,14 @@ impl Observer for Recorder<'_> {
         iteration::abstraction(&mut self.iterations, self.loaded, phat, self.explain);
     }
 
-    fn tabulation(&mut self, _run: TabRun, tab: &Tabulation<Conj>) {
+    fn tabulation(&mut self, _run: TabRun, tab: &Tabulation<Fact>) {
         self.stats.engine_steps += tab.stats.steps;
     }
 
     fn tabulated(
         &mut self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         dom: &mut DlcDomain,
         widening: &Widening,
     ) {
@@ -246,7 +246,7 @@ impl Recorder<'_> {
     fn point_reports(
         &self,
         phat: &Cfg,
-        tab: &Tabulation<Conj>,
+        tab: &Tabulation<Fact>,
         widening: &Widening,
         dom: &mut DlcDomain,
     ) -> Vec<PointReport> {

@@ -7,7 +7,7 @@ use super::simplify;
 use super::{Formula, InvariantMap, Point, PointInvariant, Row, RowBound, Term, TermKind};
 use crate::cfg::{Cfg, NodeKind};
 use crate::diag::SourceFile;
-use crate::domain::{cur_dim, entry_dim};
+use crate::domain::{cur_dim, entry_dim, Fact};
 use crate::engine::{PointKind, Points, Tabulation};
 use crate::ids::{IndexVec, NodeId, ProcId, VarId};
 use crate::limits::Deadline;
@@ -242,7 +242,7 @@ fn hidden_dims(phat: &Cfg, keep_ret: bool) -> Vec<Dim> {
 /// states current values; one of a summarized procedure relates them to the values at
 /// the procedure's entry (`x₀`), as its summary does. Each formula is made readable
 /// ([`simplify::readable`]).
-pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> InvariantMap {
+pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> InvariantMap {
     let points = Points::of(phat);
     let names = Names::of(phat);
     let summarized = summarized(phat, &points);
@@ -307,12 +307,59 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
         })
     };
     let always = |c: &Constraint| type_bound(phat, c);
-    let formula_of = |facts: Vec<Conj>, hidden: &[Dim]| -> Formula {
-        disjunction(simplify::readable(&facts, hidden, &always))
+    // Facts with congruences are shown one by one (a merge of two would need their
+    // congruences joined): each its readable constraints and its congruences on the
+    // dimensions it shows.
+    let with_congs = |facts: &[Fact], hidden: &[Dim]| -> Formula {
+        let mut disjuncts: Vec<Formula> = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
+        for f in facts {
+            for d in simplify::readable(std::slice::from_ref(&f.conj), hidden, &always) {
+                let mut parts = match names.conj(&d) {
+                    Formula::And(rows) => rows,
+                    other => vec![other],
+                };
+                for (x, c) in &f.congs {
+                    if !hidden.contains(x) {
+                        parts.push(Formula::Cong(names.term(*x), c.r.clone(), c.m.clone()));
+                    }
+                }
+                let d = Formula::And(parts);
+                let t = d.to_string();
+                if !texts.contains(&t) {
+                    texts.push(t);
+                    disjuncts.push(d);
+                }
+            }
+        }
+        quantified(if disjuncts.len() == 1 {
+            disjuncts.remove(0)
+        } else {
+            Formula::Or(disjuncts)
+        })
+    };
+    let formula_of = |facts: Vec<Fact>, hidden: &[Dim]| -> Formula {
+        if facts.iter().any(|f| !f.congs.is_empty()) {
+            return with_congs(&facts, hidden);
+        }
+        let conjs: Vec<Conj> = facts.into_iter().map(|f| f.conj).collect();
+        disjunction(simplify::readable(&conjs, hidden, &always))
+    };
+    // A fact without the dimensions `drop`, congruences included.
+    let without = |f: &Fact, drop: &[Dim]| -> Fact {
+        Fact {
+            conj: f.conj.project_out_within(drop, &Deadline::none()),
+            congs: f
+                .congs
+                .iter()
+                .filter(|(d, _)| !drop.contains(d))
+                .map(|(d, c)| (*d, c.clone()))
+                .collect(),
+        }
     };
     for (n, kind) in points.kind.iter_enumerated() {
         let proc = phat.nodes[n].proc;
-        let (facts, point, hidden): (Vec<Conj>, Point, &[Dim]) = match kind {
+        let (facts, point, hidden): (Vec<Fact>, Point, &[Dim]) = match kind {
             PointKind::LoopHead => {
                 let keep = match proc {
                     Some(p) if summarized.contains(&p) => entry_of(p),
@@ -323,7 +370,7 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                         .iter()
                         .map(|f| {
                             let c = &tab.fact(*f).fact;
-                            c.project_out_within(&all_entries(c, &keep), &Deadline::none())
+                            without(c, &all_entries(c, &keep))
                         })
                         .collect(),
                     Point::LoopHead {
@@ -348,7 +395,7 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                             .iter()
                             .map(|f| {
                                 let c = &tab.fact(*f).fact;
-                                c.project_out_within(&all_entries(c, &[]), &Deadline::none())
+                                without(c, &all_entries(c, &[]))
                             })
                             .collect(),
                         &hidden_keep_ret,
@@ -361,7 +408,17 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Conj>) -> I
                 )
             }
         };
-        let ds = simplify::readable(&facts, hidden, &always);
+        if facts.iter().any(|f| !f.congs.is_empty()) {
+            let formula = with_congs(&facts, hidden);
+            out.push(PointInvariant::new(
+                point_name(file, phat, &points, n),
+                point,
+                formula,
+            ));
+            continue;
+        }
+        let conjs: Vec<Conj> = facts.into_iter().map(|f| f.conj).collect();
+        let ds = simplify::readable(&conjs, hidden, &always);
         let coarse = match point {
             Point::LoopHead { .. } => {
                 simplify::coarse(&ds, &partition_atoms(phat, n)).map(&disjunction)
@@ -390,7 +447,7 @@ fn after_loops(
     file: &SourceFile,
     phat: &Cfg,
     points: &Points,
-    tab: &Tabulation<Conj>,
+    tab: &Tabulation<Fact>,
     names: &Names,
 ) -> Vec<PointInvariant> {
     let mut out = Vec::new();

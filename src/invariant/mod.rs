@@ -199,6 +199,8 @@ pub enum Formula {
     Implies(Box<Formula>, Box<Formula>),
     /// A universal quantification of the named ghost indices.
     Forall(Vec<String>, Box<Formula>),
+    /// A congruence `term ≡ r (mod m)` (`m ≥ 2`, `0 ≤ r < m`).
+    Cong(Term, BigInt, BigInt),
 }
 
 /// Disjuncts shown in an invariant's text; beyond this the text says how many it has.
@@ -238,11 +240,16 @@ impl Formula {
             Formula::And(fs) if fs.is_empty() => "true".into(),
             Formula::Or(fs) if fs.is_empty() => "false".into(),
             Formula::And(fs) | Formula::Or(fs) if fs.len() == 1 => fs[0].text(shown),
-            Formula::And(fs) if fs.iter().all(|f| matches!(f, Formula::Row(_))) => fs
-                .iter()
-                .map(|f| f.text(shown))
-                .collect::<Vec<_>>()
-                .join(" ∧ "),
+            Formula::And(fs)
+                if fs
+                    .iter()
+                    .all(|f| matches!(f, Formula::Row(_) | Formula::Cong(..))) =>
+            {
+                fs.iter()
+                    .map(|f| f.text(shown))
+                    .collect::<Vec<_>>()
+                    .join(" ∧ ")
+            }
             Formula::And(fs) => fs.iter().map(paren).collect::<Vec<_>>().join(" ∧ "),
             Formula::Or(fs) => match shown {
                 Some(n) if fs.len() > n => format!(
@@ -258,20 +265,32 @@ impl Formula {
             },
             Formula::Implies(a, b) => format!("{} → {}", a.text(shown), b.text(shown)),
             Formula::Forall(ks, f) => format!("∀{}. {}", ks.join(", "), f.text(shown)),
+            Formula::Cong(t, r, m) => format!("{t} ≡ {r} (mod {m})"),
         }
     }
 
     /// Every term the formula names, in order of appearance.
     pub fn terms(&self) -> Vec<&Term> {
         let mut out: Vec<&Term> = Vec::new();
-        self.visit_rows(&mut |r| {
-            for (_, t) in &r.terms {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
+        self.visit_terms(&mut |t| {
+            if !out.contains(&t) {
+                out.push(t);
             }
         });
         out
+    }
+
+    fn visit_terms<'a>(&'a self, f: &mut impl FnMut(&'a Term)) {
+        match self {
+            Formula::Row(r) => r.terms.iter().for_each(|(_, t)| f(t)),
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|x| x.visit_terms(f)),
+            Formula::Implies(a, b) => {
+                a.visit_terms(f);
+                b.visit_terms(f);
+            }
+            Formula::Forall(_, x) => x.visit_terms(f),
+            Formula::Cong(t, _, _) => f(t),
+        }
     }
 
     /// Whether the formula holds when each term has the value `value` gives it; `None` if
@@ -287,6 +306,9 @@ impl Formula {
                 .try_fold(false, |acc, f| Some(acc | f.holds(value)?)),
             Formula::Implies(a, b) => Some(!a.holds(value)? || b.holds(value)?),
             Formula::Forall(..) => None,
+            Formula::Cong(t, r, m) => {
+                Some(num_integer::Integer::mod_floor(&(value(t)? - r), m) == BigInt::from(0))
+            }
         }
     }
 
@@ -300,6 +322,7 @@ impl Formula {
                 b.visit_rows(f);
             }
             Formula::Forall(_, x) => x.visit_rows(f),
+            Formula::Cong(..) => {}
         }
     }
 }
@@ -478,6 +501,12 @@ impl serde::Serialize for Formula {
             Formula::Implies(a, b) => {
                 m.serialize_entry("op", "implies")?;
                 m.serialize_entry("args", &[a.as_ref(), b.as_ref()])?;
+            }
+            Formula::Cong(t, r, md) => {
+                m.serialize_entry("op", "cong")?;
+                m.serialize_entry("term", t)?;
+                m.serialize_entry("residue", &r.to_string())?;
+                m.serialize_entry("modulus", &md.to_string())?;
             }
             Formula::Forall(ks, f) => {
                 m.serialize_entry("op", "forall")?;

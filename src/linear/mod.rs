@@ -10,6 +10,8 @@
 //!   redundancy removal and Fourier–Motzkin projection ([`Conj::project_out`]).
 //! - [`simplex`]: an exact simplex over `Q` (Bland's rule) deciding feasibility and
 //!   producing a rational witness point.
+//! - [`Cong`]: Granger's congruences `x ≡ r (mod m)` (the lattice the domain's
+//!   congruence component is made of).
 //! - [`Q`]: the exact rationals, as machine integers (`i64` parts, `i128` intermediates)
 //!   while they fit and big integers beyond.
 //!
@@ -19,6 +21,7 @@
 
 #[cfg(any(test, feature = "internals"))]
 pub mod capture;
+mod cong;
 mod conj;
 mod constraint;
 mod expr;
@@ -29,6 +32,7 @@ pub mod simplex;
 #[cfg(test)]
 mod tests;
 
+pub use cong::Cong;
 pub use conj::Conj;
 #[cfg(any(test, feature = "internals"))]
 pub use conj::Domain;

@@ -5,7 +5,7 @@
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::domain::encode::{guard, Fresh};
-use crate::domain::{cur_dim, entry_dim, split_atom, DlcDomain, RelDomain};
+use crate::domain::{cur_dim, entry_dim, split_atom, DlcDomain, Fact, RelDomain};
 use crate::engine::{FactId, Tabulation, Widening};
 use crate::ids::NodeId;
 use crate::limits::Deadline;
@@ -119,7 +119,7 @@ pub const MAX_PARTNER_PATHS: usize = 32;
 ///   to [`MAX_DELAY`].
 pub fn refine_widening(
     phat: &Cfg,
-    tab: &Tabulation<Conj>,
+    tab: &Tabulation<Fact>,
     err: FactId,
     widening: &mut Widening,
     learnt: &mut Learnt,
@@ -181,7 +181,7 @@ impl Splits {
 /// just before the loop, then the earlier iterations, as partition atoms there.
 fn learn_access_atoms(
     phat: &Cfg,
-    tab: &Tabulation<Conj>,
+    tab: &Tabulation<Fact>,
     paths: &[Vec<FactId>],
     splits: &Splits,
     learnt: &mut Learnt,
@@ -241,7 +241,7 @@ fn learn_access_atoms(
 #[allow(clippy::too_many_arguments)]
 fn learn_from_suffix(
     phat: &Cfg,
-    tab: &Tabulation<Conj>,
+    tab: &Tabulation<Fact>,
     facts: &[FactId],
     splits: &Splits,
     learnt: &mut Learnt,
@@ -303,7 +303,7 @@ fn learn_from_suffix(
 /// then counts visits along a chain again); a second time, or elsewhere, the delay doubles
 /// (and exceeds the chain that was widened), up to [`MAX_DELAY`].
 fn widen_later(
-    tab: &Tabulation<Conj>,
+    tab: &Tabulation<Fact>,
     paths: &[Vec<FactId>],
     widening: &mut Widening,
     lesson: &mut WideningLesson,
@@ -613,7 +613,7 @@ fn suffix_preimage(
             &LinExpr::var(cur_dim(*v)),
         ));
     }
-    let mut states = vec![start];
+    let mut states: Vec<Fact> = vec![start.into()];
     for w in nodes.windows(2) {
         let (m, next) = (w[0], w[1]);
         if matches!(phat.nodes[m].kind, NodeKind::Call { .. } | NodeKind::Exit) {

@@ -242,6 +242,18 @@ pub(super) fn c_formula(f: &Formula) -> String {
         // `K → C` of symbolic cells says nothing of the scalars alone.
         Formula::Implies(..) => "1".into(),
         Formula::Forall(_, body) => c_formula(body),
+        // C's `%` follows the dividend's sign: `x ≡ r (mod m)` is a remainder of `r` or
+        // `r − m`. Only a program variable's current value has a C name.
+        Formula::Cong(t, r, m) => match &t.kind {
+            crate::invariant::TermKind::Var { .. } if !t.entry => {
+                if r.sign() == num_bigint::Sign::NoSign {
+                    format!("{n} % {m} == 0", n = t.name)
+                } else {
+                    format!("{n} % {m} == {r} || {n} % {m} == {}", r - m, n = t.name)
+                }
+            }
+            _ => "1".into(),
+        },
     }
 }
 

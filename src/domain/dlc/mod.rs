@@ -7,6 +7,8 @@
 //!
 //! This file holds the dimensions of a variable, the domain's state and its projection.
 //! The parts:
+//! - `fact`: a disjunct with its congruences (the reduced product with Granger's
+//!   congruences, on when the program tests a residue: [`DlcDomain::congruences`]);
 //! - `entail`: entailment ([`Entailment`]) and the disjunct set (`Dlc`);
 //! - `presolve`: integer-exact equality propagation before projection ([`int_presolve`]);
 //! - `bind`: expressions evaluated in a fact (fresh dimensions bound to their values);
@@ -16,6 +18,7 @@
 
 mod bind;
 mod entail;
+mod fact;
 mod presolve;
 mod read;
 mod thresholds;
@@ -25,6 +28,8 @@ pub use bind::assumes_no_overflow;
 pub use entail::Entailment;
 #[cfg(any(test, feature = "internals"))]
 pub use entail::{Dlc, Lattice};
+use fact::Congs;
+pub use fact::Fact;
 pub use presolve::int_presolve;
 pub use thresholds::split_atom;
 
@@ -82,6 +87,13 @@ pub struct DlcDomain {
     pub splits: BTreeMap<NodeId, Vec<Constraint>>,
     /// The thresholds of each procedure from its guards (computed on first use).
     guards: BTreeMap<ProcId, Vec<Constraint>>,
+    /// Whether facts carry congruences (see `fact`). Off, every fact's congruences stay
+    /// empty and the domain is the plain DLC.
+    pub congruences: bool,
+    /// Residues to split facts by at the widening points of a procedure (`None`: the
+    /// global code): a dimension, a modulus (2 to 15) and the procedure; at most four
+    /// (see `split`).
+    pub residues: Vec<(Dim, u32, Option<ProcId>)>,
 }
 
 impl DlcDomain {
@@ -95,6 +107,8 @@ impl DlcDomain {
             learnt: BTreeMap::new(),
             splits: BTreeMap::new(),
             guards: BTreeMap::new(),
+            congruences: false,
+            residues: Vec::new(),
         }
     }
 
@@ -125,6 +139,75 @@ impl DlcDomain {
             return None;
         }
         Some(p)
+    }
+
+    /// `∃ dims. c` as a fact, where `c` came from a fact with congruences `congs`: the
+    /// congruences are closed under `c`'s equalities first (so a fresh quotient's `x = 2q`
+    /// leaves `x ≡ 0 (mod 2)`), then those of the eliminated dimensions and of the ones
+    /// `keep` rejects go, and the bounds are reduced by the rest. `None` if empty.
+    fn project_fact(
+        &mut self,
+        c: Conj,
+        congs: &Congs,
+        dims: &[Dim],
+        keep: impl Fn(Dim) -> bool,
+    ) -> Option<Fact> {
+        if !self.congruences {
+            return self.project(c, dims).map(Fact::from);
+        }
+        let Some(k) = fact::derive(&c, congs) else {
+            self.stats.empty += 1;
+            return None;
+        };
+        // Ranges tightened by the congruences (before the fresh quotients go) may become
+        // equalities that say more: derive once more then.
+        let mut c = c;
+        let before = c.clone();
+        if !fact::tighten(&mut c, &k) {
+            self.stats.empty += 1;
+            return None;
+        }
+        let k = if c != before {
+            match fact::derive(&c, &k) {
+                Some(k) => k,
+                None => {
+                    self.stats.empty += 1;
+                    return None;
+                }
+            }
+        } else {
+            k
+        };
+        let conj = self.project(c, dims)?;
+        let mut f = Fact {
+            conj,
+            congs: fact::kept(k, |d| !dims.contains(&d) && keep(d)),
+        };
+        if !fact::reduce(&mut f) {
+            self.stats.empty += 1;
+            return None;
+        }
+        Some(f)
+    }
+
+    /// The congruences of a join or widening of `old` and `new` (none when off).
+    fn join_congs(&self, old: &Fact, new: &Fact) -> Congs {
+        if self.congruences {
+            fact::join(old, new)
+        } else {
+            Congs::new()
+        }
+    }
+
+    /// `c` without the current values of `vars`.
+    fn forget_conj(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
+        let dims: Vec<Dim> = vars.iter().map(|v| cur_dim(*v)).collect();
+        let present = f.dims();
+        if dims.iter().all(|d| !present.contains(d)) {
+            return f.clone();
+        }
+        self.stats.projections += 1;
+        f.project_out_within(&dims, &self.deadline)
     }
 
     /// Dimensions at or above the fresh base.

@@ -6,7 +6,6 @@ use super::bind::{drop_safe_wraps, known_values};
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::Cfg;
 use crate::domain::encode::{flatten, guard, Fresh};
-use crate::domain::RelDomain;
 use crate::ids::VarId;
 use crate::linear::{Conj, Constraint, Dim, LinExpr};
 use std::collections::BTreeMap;
@@ -31,7 +30,7 @@ impl DlcDomain {
         read: &crate::cfg::InstRead,
     ) -> Vec<Conj> {
         self.stats.transfers += 1;
-        let f0 = self.forget(f, &read.temps());
+        let f0 = self.forget_conj(f, &read.temps());
         let mut fresh = Self::fresh(cfg);
         let base = fresh.peek();
         let mut out = Vec::new();

@@ -3,23 +3,26 @@
 //! points (partition, hull, widening).
 
 use super::bind::{drop_safe_wraps, fold_in, known_values};
+use super::fact::{self, Congs, Fact};
 use super::thresholds::negate_atom;
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::{Cfg, NodeKind};
 use crate::domain::encode::guard;
 use crate::domain::RelDomain;
 use crate::ids::{NodeId, ProcId, VarId};
+use crate::linear::Cong;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Q};
+use num_bigint::BigInt;
 use std::collections::BTreeMap;
 
 impl RelDomain for DlcDomain {
-    type Fact = Conj;
+    type Fact = Fact;
 
-    fn shift(&self, old: &Conj, new: &Conj) -> Option<crate::domain::Shift> {
+    fn shift(&self, old: &Fact, new: &Fact) -> Option<crate::domain::Shift> {
         super::shift(old, new)
     }
 
-    fn initial(&mut self, cfg: &Cfg) -> Conj {
+    fn initial(&mut self, cfg: &Cfg) -> Fact {
         // The read rule's ghost index ranges over its arrays' cells: `0 ≤ k` and, when
         // they all have a fixed size, `k < n` for the largest n (cells out of range are
         // never read or written).
@@ -50,10 +53,10 @@ impl RelDomain for DlcDomain {
                 ));
             }
         }
-        c
+        c.into()
     }
 
-    fn post(&mut self, cfg: &Cfg, f: &Conj, n: NodeId, succ_index: usize) -> Vec<Conj> {
+    fn post(&mut self, cfg: &Cfg, f: &Fact, n: NodeId, succ_index: usize) -> Vec<Fact> {
         self.stats.transfers += 1;
         let mut fresh = Self::fresh(cfg);
         let base = fresh.peek();
@@ -67,7 +70,8 @@ impl RelDomain for DlcDomain {
                 for c in cands {
                     let mut dims: Vec<Dim> = lhs.iter().map(|y| cur_dim(*y)).collect();
                     dims.extend(Self::fresh_dims(&c, base).into_iter().filter(|d| !slots.contains(d)));
-                    if let Some(p) = self.project(c, &dims) {
+                    let keep = |d: Dim| d.0 < base || slots.contains(&d);
+                    if let Some(p) = self.project_fact(c, &f.congs, &dims, keep) {
                         let map: BTreeMap<Dim, Dim> = slots.iter().zip(lhs).map(|(s, y)| (*s, cur_dim(*y))).collect();
                         out.push(p.rename(&|d| map.get(&d).copied().unwrap_or(d)));
                     }
@@ -80,12 +84,12 @@ impl RelDomain for DlcDomain {
                 let dnf = guard(&cond, positive, &cur_dim, &mut fresh);
                 let mut out = Vec::new();
                 for d in dnf {
-                    let mut c = f.clone();
+                    let mut c = f.conj.clone();
                     for k in &d {
                         c.add(k);
                     }
                     let dims = Self::fresh_dims(&c, base);
-                    if let Some(p) = self.project(c, &dims) {
+                    if let Some(p) = self.project_fact(c, &f.congs, &dims, |d| d.0 < base) {
                         out.push(p);
                     }
                 }
@@ -95,7 +99,7 @@ impl RelDomain for DlcDomain {
         }
     }
 
-    fn call_entry(&mut self, cfg: &Cfg, f: &Conj, call: NodeId) -> Vec<Conj> {
+    fn call_entry(&mut self, cfg: &Cfg, f: &Fact, call: NodeId) -> Vec<Fact> {
         let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else {
             panic!("internal error: call_entry on a non-call node")
         };
@@ -111,7 +115,8 @@ impl RelDomain for DlcDomain {
         let mut out = Vec::new();
         for c in cands {
             let dims: Vec<Dim> = c.dims().into_iter().filter(|d| !keep.contains(d)).collect();
-            let Some(p) = self.project(c, &dims) else {
+            // Only the globals and the actuals pass: every other congruence goes too.
+            let Some(p) = self.project_fact(c, &f.congs, &dims, |d| keep.contains(&d)) else {
                 continue;
             };
             let map: BTreeMap<Dim, Dim> = slots
@@ -121,17 +126,20 @@ impl RelDomain for DlcDomain {
                 .collect();
             let mut e = p.rename(&|d| map.get(&d).copied().unwrap_or(d));
             for v in cfg.globals.iter().chain(formals) {
-                e.add(&Constraint::eq(
+                e.conj.add(&Constraint::eq(
                     &LinExpr::var(entry_dim(*v)),
                     &LinExpr::var(cur_dim(*v)),
                 ));
+                if let Some(c) = e.congs.get(&cur_dim(*v)).cloned() {
+                    e.congs.insert(entry_dim(*v), c);
+                }
             }
             out.push(e);
         }
         out
     }
 
-    fn summarize(&mut self, cfg: &Cfg, f: &Conj, p: ProcId) -> Vec<Conj> {
+    fn summarize(&mut self, cfg: &Cfg, f: &Fact, p: ProcId) -> Vec<Fact> {
         let pr = &cfg.procs[p];
         let dims: Vec<Dim> = pr
             .formals
@@ -139,14 +147,17 @@ impl RelDomain for DlcDomain {
             .chain(&pr.locals)
             .map(|v| cur_dim(*v))
             .collect();
-        self.project(f.clone(), &dims).into_iter().collect()
+        self.project_fact(f.conj.clone(), &f.congs, &dims, |_| true)
+            .into_iter()
+            .collect()
     }
 
-    fn apply_summary(&mut self, cfg: &Cfg, f: &Conj, s: &Conj, call: NodeId) -> Vec<Conj> {
+    fn apply_summary(&mut self, cfg: &Cfg, f: &Fact, s: &Fact, call: NodeId) -> Vec<Fact> {
         let NodeKind::Call { proc, args, .. } = &cfg.nodes[call].kind else {
             panic!("internal error: apply_summary on a non-call node")
         };
         let mut fresh = Self::fresh(cfg);
+        let base = fresh.peek();
         // The summary's entry dims become fresh w's, its exit globals fresh g''s.
         let callee_entry: Vec<VarId> = cfg
             .globals
@@ -164,11 +175,17 @@ impl RelDomain for DlcDomain {
             map.insert(cur_dim(*g), d);
             exit_globals.push((d, cur_dim(*g)));
         }
-        let s2 = s.rename(&|d| map.get(&d).copied().unwrap_or(d));
-        let mut c = f.and(&s2);
+        // The summary's other dimensions (its callee's locals never occur in it) keep
+        // their names; its congruences follow the renaming, or go where none is given.
+        let mut s2 = s.rename(&|d| map.get(&d).copied().unwrap_or(d));
+        s2.congs.retain(|d, _| d.0 >= base);
+        let mut c = f.conj.and(&s2.conj);
         if c.is_trivially_false() {
             return vec![];
         }
+        let Some(congs) = meet_congs(&f.congs, &s2.congs) else {
+            return vec![];
+        };
         for g in &cfg.globals {
             c.add(&Constraint::eq(
                 &LinExpr::var(map[&entry_dim(*g)]),
@@ -190,11 +207,12 @@ impl RelDomain for DlcDomain {
             let keep: Vec<Dim> = exit_globals.iter().map(|(d, _)| *d).collect();
             let mut dims: Vec<Dim> = cfg.globals.iter().map(|g| cur_dim(*g)).collect();
             dims.extend(
-                Self::fresh_dims(&c, 2 * cfg.vars.len() as u32)
+                Self::fresh_dims(&c, base)
                     .into_iter()
                     .filter(|d| !keep.contains(d)),
             );
-            if let Some(p) = self.project(c, &dims) {
+            let keep_dim = |d: Dim| d.0 < base || keep.contains(&d);
+            if let Some(p) = self.project_fact(c, &congs, &dims, keep_dim) {
                 let back: BTreeMap<Dim, Dim> = exit_globals.iter().copied().collect();
                 out.push(p.rename(&|d| back.get(&d).copied().unwrap_or(d)));
             }
@@ -202,63 +220,112 @@ impl RelDomain for DlcDomain {
         out
     }
 
-    fn forget(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
+    fn forget(&mut self, f: &Fact, vars: &[VarId]) -> Fact {
         let dims: Vec<Dim> = vars.iter().map(|v| cur_dim(*v)).collect();
-        let present = f.dims();
-        if dims.iter().all(|d| !present.contains(d)) {
-            return f.clone();
+        Fact {
+            conj: self.forget_conj(&f.conj, vars),
+            congs: f
+                .congs
+                .iter()
+                .filter(|(d, _)| !dims.contains(d))
+                .map(|(d, c)| (*d, c.clone()))
+                .collect(),
         }
-        self.stats.projections += 1;
-        f.project_out_within(&dims, &self.deadline)
     }
 
     /// Monniaux–Gonnord's read rule, with one ghost or two (see `read_rule` in
-    /// `read.rs`).
+    /// `read.rs`). The temporaries lose their congruences; the rule only constrains them.
     fn instantiate(
         &mut self,
         cfg: &Cfg,
-        f: &Conj,
-        g: &Conj,
+        f: &Fact,
+        g: &Fact,
         read: &crate::cfg::InstRead,
-    ) -> Vec<Conj> {
-        self.read_rule(cfg, f, g, read)
+    ) -> Vec<Fact> {
+        let temps: Vec<Dim> = read.temps().iter().map(|v| cur_dim(*v)).collect();
+        let congs: Congs = f
+            .congs
+            .iter()
+            .filter(|(d, _)| !temps.contains(d))
+            .map(|(d, c)| (*d, c.clone()))
+            .collect();
+        self.read_rule(cfg, &f.conj, &g.conj, read)
+            .into_iter()
+            .map(|conj| Fact {
+                conj,
+                congs: congs.clone(),
+            })
+            .collect()
     }
 
-    fn forget_entry(&mut self, f: &Conj, vars: &[VarId]) -> Conj {
+    fn forget_entry(&mut self, f: &Fact, vars: &[VarId]) -> Fact {
         let dims: Vec<Dim> = vars
             .iter()
             .flat_map(|v| [cur_dim(*v), entry_dim(*v)])
             .collect();
+        let congs: Congs = f
+            .congs
+            .iter()
+            .filter(|(d, _)| !dims.contains(d))
+            .map(|(d, c)| (*d, c.clone()))
+            .collect();
         let present = f.dims();
         if dims.iter().all(|d| !present.contains(d)) {
-            return f.clone();
+            return Fact {
+                conj: f.conj.clone(),
+                congs,
+            };
         }
         self.stats.projections += 1;
-        f.project_out_within(&dims, &self.deadline)
+        Fact {
+            conj: f.conj.project_out_within(&dims, &self.deadline),
+            congs,
+        }
     }
 
-    fn entailed(&mut self, f: &Conj, gs: &[&Conj]) -> bool {
-        self.entail.conj_leq(f, gs)
+    fn entailed(&mut self, f: &Fact, gs: &[&Fact]) -> bool {
+        // Only disjuncts whose congruences `f` satisfies can contain it.
+        let gs: Vec<&Conj> = gs
+            .iter()
+            .filter(|g| fact::congs_entailed(f, g))
+            .map(|g| &g.conj)
+            .collect();
+        self.entail.conj_leq(&f.conj, &gs)
     }
 
-    fn split(&mut self, _cfg: &Cfg, n: NodeId, f: &Conj) -> Vec<(Conj, u32)> {
-        let Some(atoms) = self.splits.get(&n) else {
-            return vec![(f.clone(), 0)];
-        };
-        let mut parts = vec![(f.clone(), 0u32)];
-        for (i, a) in atoms.iter().enumerate() {
-            let neg = negate_atom(a);
+    fn split(&mut self, cfg: &Cfg, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
+        let parts = self.split_by_atoms(n, f);
+        if self.residues.is_empty() {
+            return parts;
+        }
+        // Then by the residue of each variable the program tests with `%`: a loop that
+        // treats even and odd values apart keeps one chain for each.
+        let mut parts = parts;
+        let proc = cfg.nodes[n].proc;
+        let tests: Vec<(Dim, u32)> = self
+            .residues
+            .iter()
+            .filter(|(_, _, p)| *p == proc)
+            .map(|(d, m, _)| (*d, *m))
+            .collect();
+        for (j, (d, m)) in tests.iter().enumerate() {
             let mut next = Vec::new();
             for (p, cell) in parts {
-                let mut yes = p.clone();
-                yes.add(a);
-                let mut no = p;
-                no.add(&neg);
-                if !yes.is_empty() {
-                    next.push((yes, cell | (1 << i)));
-                }
-                if !no.is_empty() {
-                    next.push((no, cell));
+                for r in 0..*m {
+                    let c = Cong::new(BigInt::from(r), BigInt::from(*m));
+                    let Some(c) = p.congs.get(d).map_or(Some(c.clone()), |o| o.meet(&c)) else {
+                        continue;
+                    };
+                    let mut q = p.clone();
+                    q.congs.insert(*d, c);
+                    if !fact::reduce(&mut q) || q.is_empty() {
+                        continue;
+                    }
+                    let bits = r + 1;
+                    next.push((
+                        q,
+                        cell | (bits << (RESIDUE_SHIFT + RESIDUE_BITS * j as u32)),
+                    ));
                 }
             }
             parts = next;
@@ -272,24 +339,28 @@ impl RelDomain for DlcDomain {
 
     /// The constraints the two facts share (syntactically, after normalisation): a hull
     /// keeps at least those.
-    fn affinity(&self, a: &Conj, b: &Conj) -> usize {
+    fn affinity(&self, a: &Fact, b: &Fact) -> usize {
         let ca = a.constraints();
         b.constraints().iter().filter(|c| ca.contains(c)).count()
     }
 
-    fn join(&mut self, _cfg: &Cfg, _n: NodeId, old: &Conj, new: &Conj) -> Option<Conj> {
+    fn join(&mut self, _cfg: &Cfg, _n: NodeId, old: &Fact, new: &Fact) -> Option<Fact> {
         self.stats.hulls += 1;
-        Some(old.hull_within(new, &self.deadline))
+        let conj = old.hull_within(new, &self.deadline);
+        Some(Fact {
+            conj,
+            congs: self.join_congs(old, new),
+        })
     }
 
     fn widen(
         &mut self,
         cfg: &Cfg,
         n: NodeId,
-        old: &Conj,
-        new: &Conj,
+        old: &Fact,
+        new: &Fact,
         refine: bool,
-    ) -> Option<Conj> {
+    ) -> Option<Fact> {
         self.stats.widenings += 1;
         let mut ts = self.thresholds_at(cfg, n);
         // The partition atoms of the point and their negations: the fact's partition
@@ -297,6 +368,58 @@ impl RelDomain for DlcDomain {
         for a in self.splits.get(&n).into_iter().flatten() {
             ts.extend([a.clone(), negate_atom(a)]);
         }
-        Some(old.widen(new, &ts, refine, &self.deadline))
+        // The congruences widen by their join: their chains are finite.
+        let conj = old.widen(new, &ts, refine, &self.deadline);
+        Some(Fact {
+            conj,
+            congs: self.join_congs(old, new),
+        })
+    }
+}
+
+/// The meet of two sets of congruences, `None` if empty.
+fn meet_congs(a: &Congs, b: &Congs) -> Option<Congs> {
+    let mut out = a.clone();
+    for (d, c) in b {
+        let m = match out.get(d) {
+            None => c.clone(),
+            Some(o) => o.meet(c)?,
+        };
+        out.insert(*d, m);
+    }
+    Some(out)
+}
+
+/// Partition cells of the residue splits start at this bit, each test taking
+/// [`RESIDUE_BITS`] bits (the residue plus one).
+const RESIDUE_SHIFT: u32 = 16;
+/// Bits of one residue test in a partition cell.
+const RESIDUE_BITS: u32 = 4;
+
+impl DlcDomain {
+    /// The parts of `f` by the partition atoms learnt at `n`, each with its cell.
+    fn split_by_atoms(&self, n: NodeId, f: &Fact) -> Vec<(Fact, u32)> {
+        let Some(atoms) = self.splits.get(&n) else {
+            return vec![(f.clone(), 0)];
+        };
+        let mut parts = vec![(f.clone(), 0u32)];
+        for (i, a) in atoms.iter().enumerate() {
+            let neg = negate_atom(a);
+            let mut next = Vec::new();
+            for (p, cell) in parts {
+                let mut yes = p.clone();
+                yes.conj.add(a);
+                let mut no = p;
+                no.conj.add(&neg);
+                if !yes.is_empty() {
+                    next.push((yes, cell | (1 << i)));
+                }
+                if !no.is_empty() {
+                    next.push((no, cell));
+                }
+            }
+            parts = next;
+        }
+        parts
     }
 }

@@ -9,10 +9,62 @@
 use crate::cfg::{Cfg, NodeKind};
 use crate::diag::SourceFile;
 use crate::domain::encode::{flatten, guard, Fresh};
-use crate::domain::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Lattice, RelDomain};
+use crate::domain::{cur_dim, entry_dim, Dlc, DlcDomain, Entailment, Fact, Lattice};
 use crate::ids::{NodeId, VarId};
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Q};
 use crate::sema::Expr;
+
+/// The domain's transfer functions over plain conjunctions (the paper's examples have no
+/// congruences: the component is off).
+trait Plain {
+    fn post(&mut self, cfg: &Cfg, f: &Conj, n: NodeId, i: usize) -> Vec<Conj>;
+    fn call_entry(&mut self, cfg: &Cfg, f: &Conj, call: NodeId) -> Vec<Conj>;
+    fn summarize(&mut self, cfg: &Cfg, f: &Conj, p: crate::ids::ProcId) -> Vec<Conj>;
+    fn apply_summary(&mut self, cfg: &Cfg, f: &Conj, s: &Conj, call: NodeId) -> Vec<Conj>;
+}
+
+fn conjs(fs: Vec<Fact>) -> Vec<Conj> {
+    fs.into_iter()
+        .map(|f| {
+            assert!(f.congs.is_empty(), "congruences while the component is off");
+            f.conj
+        })
+        .collect()
+}
+
+impl Plain for DlcDomain {
+    fn post(&mut self, cfg: &Cfg, f: &Conj, n: NodeId, i: usize) -> Vec<Conj> {
+        conjs(crate::domain::RelDomain::post(
+            self,
+            cfg,
+            &f.clone().into(),
+            n,
+            i,
+        ))
+    }
+    fn call_entry(&mut self, cfg: &Cfg, f: &Conj, call: NodeId) -> Vec<Conj> {
+        conjs(crate::domain::RelDomain::call_entry(
+            self,
+            cfg,
+            &f.clone().into(),
+            call,
+        ))
+    }
+    fn summarize(&mut self, cfg: &Cfg, f: &Conj, p: crate::ids::ProcId) -> Vec<Conj> {
+        conjs(crate::domain::RelDomain::summarize(
+            self,
+            cfg,
+            &f.clone().into(),
+            p,
+        ))
+    }
+    fn apply_summary(&mut self, cfg: &Cfg, f: &Conj, s: &Conj, call: NodeId) -> Vec<Conj> {
+        let (f, s): (Fact, Fact) = (f.clone().into(), s.clone().into());
+        conjs(crate::domain::RelDomain::apply_summary(
+            self, cfg, &f, &s, call,
+        ))
+    }
+}
 
 // ---------------------------------------------------------------- helpers
 
