@@ -197,7 +197,7 @@ fn end_to_end_on_small_programs() {
     // The portfolio decides each of them too.
     for l in &lines[1..] {
         let cells: Vec<&str> = l.split(',').collect();
-        assert!(cells[10] == cells[1], "portfolio column: {l}");
+        assert!(cells[12] == cells[1], "portfolio column: {l}");
     }
     assert!(!text.contains("WRONG"), "{text}");
 }

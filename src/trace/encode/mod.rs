@@ -25,8 +25,8 @@ use crate::ids::{ArrayId, NodeId, VarId};
 use crate::interp::Site;
 use crate::sema::Expr;
 use crate::smt::{SmtBackend, SmtError, SymId, Term};
-use simplify::fold;
 use num_bigint::BigInt;
+use simplify::fold;
 use std::collections::{BTreeMap, HashMap};
 
 /// Why an encoding failed.
