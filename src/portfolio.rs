@@ -12,7 +12,7 @@
 //!
 //! The engines start in stages, so that the ones that lose do not spend CPU time for
 //! nothing on programs one engine decides at once: first the search alone for its first
-//! [`PROBE_RUNS`] concrete runs (a few milliseconds; it finds most bugs there), then the
+//! [`PROBE_RUNS`] short concrete runs (a few milliseconds; it finds most bugs there), then the
 //! bounded engine alone, which decides programs with small concrete loops in a few
 //! tens of milliseconds, and once the process has spent [`PROVERS_AFTER`] of CPU time
 //! on it (or it gave up), the CEGAR engine and the rest of the search beside it. The
@@ -82,8 +82,10 @@ const GRACE: Duration = Duration::from_millis(150);
 /// The search yields half its core after this long (it finds most bugs at once).
 const SEARCH_SHARE_AFTER: Duration = Duration::from_secs(1);
 
-/// The concrete runs the search makes alone before the other engines start.
-const PROBE_RUNS: u64 = 32;
+/// The concrete runs the search makes alone before the other engines start, and the
+/// step bound of each (a fixed amount of work: at most a few milliseconds).
+const PROBE_RUNS: u64 = 16;
+const PROBE_STEPS: usize = 10_000;
 
 /// The CPU time the bounded engine has alone (after the search's first runs) before the
 /// CEGAR engine and the rest of the search start.
@@ -557,19 +559,21 @@ fn run_engine(
                 // the search (with new seeds) beside the CEGAR engine.
                 let probe = SearchOptions {
                     max_runs: Some(PROBE_RUNS),
+                    first_steps: PROBE_STEPS,
+                    max_steps: PROBE_STEPS,
                     ..search.clone()
                 };
-                let found = search_within(&loaded.cfg, &probe, deadline);
-                let found = matches!(found, SearchResult::Found { .. }).then_some(found);
+                let probed = search_within(&loaded.cfg, &probe, deadline);
                 stages.gate.fetch_max(STAGE_BMC, Ordering::AcqRel);
-                if let Some(f) = found {
-                    return (search_outcome(f, loaded, deadline), None);
-                }
+                let runs = match probed {
+                    SearchResult::NotFound { runs, .. } => runs,
+                    found => return (search_outcome(found, loaded, deadline), None),
+                };
                 if !wait_for_stage(&stages.gate, STAGE_ALL, deadline) {
                     let why = deadline.check().err().unwrap_or(Exhausted::Time);
                     return (Outcome::Unknown(GiveUp::exhausted(why)), None);
                 }
-                search.seed = PROBE_RUNS;
+                search.seed = runs;
                 search.share_after = Some(SEARCH_SHARE_AFTER);
             }
             let found = search_within(&loaded.cfg, &search, deadline);
