@@ -192,10 +192,21 @@ pub fn bmc_within(
     } else {
         Unwind::AUTO_CAP
     };
+    // One solver for every bound: each exploration asserts above level 0 and pops back.
+    let conf = SmtConfig::new(Logic::QfAlia).with_models(false);
+    let mut smt = match solvers.make(conf, deadline) {
+        Ok(s) => s,
+        Err(e) => {
+            r.outcome = Outcome::Unknown(GiveUp::SolverUnknown(format!(
+                "cannot start the SMT solver: {e}"
+            )));
+            return r;
+        }
+    };
     let mut k = first_k;
     loop {
         r.unwind = k;
-        let res = explore(loaded, k, solvers, deadline, &mut r);
+        let res = explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r);
         tracing::debug!(
             k,
             elapsed_ms = %start.elapsed().as_millis(),
@@ -258,9 +269,9 @@ struct Pending<'a> {
     level: usize,
 }
 
-struct Explorer<'a> {
+struct Explorer<'a, 's> {
     cfg: &'a Cfg,
-    smt: Box<dyn SmtBackend>,
+    smt: &'s mut dyn SmtBackend,
     level: usize,
     k: u32,
 }
@@ -289,33 +300,43 @@ impl From<SmtError> for Step {
     }
 }
 
+/// Explore every path within bound `k` with `smt` (left at the level it came with).
 fn explore(
     loaded: &Loaded,
     k: u32,
+    smt: &mut dyn SmtBackend,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    report: &mut BmcReport,
+) -> Explored {
+    let mut ex = Explorer {
+        cfg: &loaded.cfg,
+        smt,
+        level: 0,
+        k,
+    };
+    let res = explore_with(&mut ex, loaded, solvers, deadline, report);
+    if let Err(e) = ex.set_level(0) {
+        return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
+            "SMT error: {e}"
+        ))));
+    }
+    res
+}
+
+fn explore_with<'a>(
+    ex: &mut Explorer<'a, '_>,
+    loaded: &'a Loaded,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     report: &mut BmcReport,
 ) -> Explored {
     let cfg = &loaded.cfg;
+    let k = ex.k;
     let Some(main) = cfg.procs.get(cfg.main) else {
         return Explored::Done(Outcome::Unknown(GiveUp::Internal(
             "the program has no main".into(),
         )));
-    };
-    let conf = SmtConfig::new(Logic::QfAlia).with_models(false);
-    let smt = match solvers.make(conf, deadline) {
-        Ok(s) => s,
-        Err(e) => {
-            return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
-                "cannot start the SMT solver: {e}"
-            ))))
-        }
-    };
-    let mut ex = Explorer {
-        cfg,
-        smt,
-        level: 0,
-        k,
     };
     let enc = PathEncoder::new(cfg, false);
     // The forks of the first encoder share its record of the overflows assumed.
@@ -371,7 +392,7 @@ fn explore(
     }))
 }
 
-impl<'a> Explorer<'a> {
+impl<'a> Explorer<'a, '_> {
     fn set_level(&mut self, level: usize) -> Result<(), SmtError> {
         while self.level > level {
             self.smt.pop()?;
@@ -492,7 +513,7 @@ impl<'a> Explorer<'a> {
                 }
                 NodeKind::Branch { cond, then, els } => {
                     let (then, els) = (*then, *els);
-                    let c = st.enc.condition(self.smt.as_mut(), cond)?;
+                    let c = st.enc.condition(&mut *self.smt, cond)?;
                     self.assert_step(&mut st.enc)?;
                     match c {
                         _ if then == els => then,
@@ -533,7 +554,7 @@ impl<'a> Explorer<'a> {
                             "a call of an unknown procedure".into(),
                         ))));
                     };
-                    st.enc.step(self.smt.as_mut(), n, callee.entry)?;
+                    st.enc.step(&mut *self.smt, n, callee.entry)?;
                     self.assert_step(&mut st.enc)?;
                     st.frames.push(Frame {
                         ret_point: *ret_point,
@@ -545,7 +566,7 @@ impl<'a> Explorer<'a> {
                     let f = st.frames.pop();
                     match f {
                         Some(f) if !st.frames.is_empty() => {
-                            st.enc.step(self.smt.as_mut(), n, f.ret_point)?;
+                            st.enc.step(&mut *self.smt, n, f.ret_point)?;
                             self.assert_step(&mut st.enc)?;
                             f.ret_point
                         }
@@ -561,7 +582,7 @@ impl<'a> Explorer<'a> {
                 | NodeKind::ArrayWrite { next, .. }
                 | NodeKind::ArrayInit { next, .. } => {
                     let next = *next;
-                    st.enc.step(self.smt.as_mut(), n, next)?;
+                    st.enc.step(&mut *self.smt, n, next)?;
                     let (sat, open) = self.assert_step(&mut st.enc)?;
                     if !sat {
                         report.paths += 1;

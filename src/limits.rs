@@ -210,24 +210,48 @@ fn thread_cpu() -> Option<Duration> {
 /// privilege; elsewhere, or if the call fails, nothing changes (the result says whether
 /// it did).
 pub fn lower_thread_priority(nice: i32) -> bool {
+    current_thread_id().is_some_and(|tid| lower_priority_of(tid, nice))
+}
+
+/// The calling thread's system id (Linux), for [`lower_priority_of`] from another thread.
+pub fn current_thread_id() -> Option<i64> {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: plain system calls on the calling thread, with no pointers.
+        // SAFETY: a plain system call with no arguments.
+        Some(i64::from(unsafe { libc::gettid() }))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// Lower the scheduling priority of the thread `tid` ([`current_thread_id`]) by `nice`
+/// steps, as [`lower_thread_priority`] does for the calling thread.
+pub fn lower_priority_of(tid: i64, nice: i32) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(id) = libc::id_t::try_from(tid) else {
+            return false;
+        };
+        // SAFETY: plain system calls on a thread id, with no pointers.
         unsafe {
-            let tid = libc::gettid();
-            let now = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
-            libc::setpriority(
-                libc::PRIO_PROCESS,
-                tid as libc::id_t,
-                now.saturating_add(nice),
-            ) == 0
+            let now = libc::getpriority(libc::PRIO_PROCESS, id);
+            libc::setpriority(libc::PRIO_PROCESS, id, now.saturating_add(nice)) == 0
         }
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = nice;
+        let _ = (tid, nice);
         false
     }
+}
+
+/// The CPU time this process has used (all threads), if the platform tells.
+pub fn process_cpu() -> Option<Duration> {
+    cpu_time::ProcessTime::try_now()
+        .ok()
+        .map(|t| t.as_duration())
 }
 
 /// The resident memory of this process in bytes, if the platform tells.

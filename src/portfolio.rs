@@ -9,6 +9,15 @@
 //! When no engine decides, the answer is UNKNOWN with the CEGAR engine's reason (the
 //! others' reasons are in [`Report::engines`]). The portfolio sits above `driver` and
 //! `bmc`, which stay siblings.
+//!
+//! The engines start in stages, so that the ones that lose do not spend CPU time for
+//! nothing on programs one engine decides at once: first the search alone for its first
+//! [`PROBE_RUNS`] short concrete runs (a few milliseconds; it finds most bugs there), then the
+//! bounded engine alone, which decides programs with small concrete loops in a few
+//! tens of milliseconds, and once the process has spent [`PROVERS_AFTER`] of CPU time
+//! on it (or it gave up), the CEGAR engine and the rest of the search beside it. The
+//! delays are counted in runs and in CPU time, never in wall-clock time, and only decide
+//! when an engine starts: every engine still runs to its own verdict.
 
 use crate::bmc::{bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
@@ -17,6 +26,7 @@ use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY
 use crate::report::{replayed_counterexample, Engine, EngineRun, GiveUp, Outcome};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
+use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -72,12 +82,39 @@ const GRACE: Duration = Duration::from_millis(150);
 /// The search yields half its core after this long (it finds most bugs at once).
 const SEARCH_SHARE_AFTER: Duration = Duration::from_secs(1);
 
-/// How long the bounded engine waits in a portfolio.
-const BMC_DELAY: Duration = Duration::from_millis(500);
+/// The concrete runs the search makes alone before the other engines start, and the
+/// step bound of each (a fixed amount of work: at most a few milliseconds).
+const PROBE_RUNS: u64 = 16;
+const PROBE_STEPS: usize = 10_000;
 
-/// How much lower the bounded engine's scheduling priority is in a portfolio
-/// ([`crate::limits::lower_thread_priority`]; the search lowers its own once it yields).
+/// The CPU time the bounded engine has alone (after the search's first runs) before the
+/// CEGAR engine and the rest of the search start.
+const PROVERS_AFTER: Duration = Duration::from_millis(80);
+
+/// How often the portfolio looks at the CPU time while engines wait to start.
+const STAGE_TICK: Duration = Duration::from_millis(2);
+
+/// How much lower the bounded engine's scheduling priority is once the CEGAR engine and
+/// the search run beside it ([`crate::limits::lower_priority_of`]; the search lowers its
+/// own once it yields): on two cores, CEGAR, the only engine that proves SAFE for
+/// unbounded programs, keeps a whole core.
 const BMC_NICE: i32 = 10;
+
+/// The stages of a portfolio (see the module docs).
+const STAGE_PROBE: u8 = 0;
+const STAGE_BMC: u8 = 1;
+const STAGE_ALL: u8 = 2;
+
+/// Wait until the portfolio reaches `stage`; `false` if the deadline ran out first.
+fn wait_for_stage(gate: &AtomicU8, stage: u8, deadline: &Deadline) -> bool {
+    while gate.load(Ordering::Acquire) < stage {
+        if deadline.expired() {
+            return false;
+        }
+        std::thread::sleep(STAGE_TICK / 2);
+    }
+    true
+}
 
 /// Runs of `--engine search` without a time limit.
 const SEARCH_RUNS_ALONE: u64 = 10_000;
@@ -111,6 +148,9 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let mut deadlines = Vec::new();
     let mut pending = Vec::new();
     let mut failed = Vec::new();
+    let staged = engines.len() > 1;
+    let gate = Arc::new(AtomicU8::new(if staged { STAGE_PROBE } else { STAGE_ALL }));
+    let bmc_tid = Arc::new(AtomicI64::new(-1));
     for &engine in &engines {
         let deadline = Deadline::at(limit);
         deadlines.push(deadline.clone());
@@ -119,13 +159,32 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         let opts = opts.clone();
         let solvers = solvers.clone();
         let alone = engines.len() == 1;
+        let stages = Stages {
+            gate: gate.clone(),
+            bmc_tid: bmc_tid.clone(),
+        };
         let spawned = std::thread::Builder::new()
             .name(format!("lpmc-{}", engine.as_str()))
             .stack_size(STACK_BYTES)
             .spawn(move || {
+                let first = match engine {
+                    Engine::Cegar => STAGE_ALL,
+                    Engine::Bmc => STAGE_BMC,
+                    Engine::Search => STAGE_PROBE,
+                };
+                if !wait_for_stage(&stages.gate, first, &deadline) {
+                    let why = deadline.check().err().unwrap_or(Exhausted::Time);
+                    let _ = tx.send(Answer {
+                        engine,
+                        outcome: Outcome::Unknown(GiveUp::exhausted(why)),
+                        report: None,
+                        time_ms: 0,
+                    });
+                    return;
+                }
                 let t0 = Instant::now();
                 let (outcome, report) =
-                    run_engine(engine, &loaded, &opts, &solvers, &deadline, alone);
+                    run_engine(engine, &loaded, &opts, &solvers, &deadline, alone, &stages);
                 let _ = tx.send(Answer {
                     engine,
                     outcome,
@@ -136,6 +195,10 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         match spawned {
             Ok(_) => pending.push(engine),
             Err(e) => {
+                // The stages go on without it.
+                if engine == Engine::Search {
+                    gate.fetch_max(STAGE_BMC, Ordering::AcqRel);
+                }
                 failed.push(Answer {
                     engine,
                     outcome: Outcome::Unknown(GiveUp::Internal(format!(
@@ -155,14 +218,42 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let mut cancelled: Option<(GiveUp, Instant)> = None;
     let mut winner: Option<usize> = None;
     let mut search_stopped = false;
+    // The process's CPU time when the bounded engine started alone.
+    let mut bmc_alone_since: Option<Duration> = None;
+    let open_all = || {
+        if gate.fetch_max(STAGE_ALL, Ordering::AcqRel) < STAGE_ALL {
+            let tid = bmc_tid.load(Ordering::Acquire);
+            if tid >= 0 {
+                crate::limits::lower_priority_of(tid, BMC_NICE);
+            }
+        }
+    };
     while answers.len() < pending.len() {
-        match rx.recv_timeout(TICK) {
+        let stage = gate.load(Ordering::Acquire);
+        if stage == STAGE_BMC {
+            // The bounded engine's time alone, counted in CPU time.
+            match (crate::limits::process_cpu(), bmc_alone_since) {
+                (Some(now), None) => bmc_alone_since = Some(now),
+                (Some(now), Some(since)) if now.saturating_sub(since) >= PROVERS_AFTER => {
+                    open_all()
+                }
+                (None, _) => open_all(),
+                _ => {}
+            }
+        }
+        let tick = if stage < STAGE_ALL { STAGE_TICK } else { TICK };
+        match rx.recv_timeout(tick) {
             Ok(a) => {
                 let definite = !matches!(a.outcome, Outcome::Unknown(_));
+                let engine = a.engine;
                 answers.push(a);
                 if definite {
                     winner = Some(answers.len() - 1);
                     break;
+                }
+                // An engine that gave up early lets the others start.
+                if engine != Engine::Cegar {
+                    open_all();
                 }
                 // Without a time limit the search never ends: once the engines that can
                 // prove SAFE have given up, stop it too. With one, it runs on to the
@@ -438,6 +529,7 @@ fn run_engine(
     solvers: &Solvers,
     deadline: &Deadline,
     alone: bool,
+    stages: &Stages,
 ) -> (Outcome, Option<Report>) {
     let opts = CheckOptions {
         solvers: Some(solvers.clone()),
@@ -456,45 +548,69 @@ fn run_engine(
     let loaded = prepared.as_ref().unwrap_or(loaded);
     match engine {
         Engine::Bmc => {
-            // Two cores, three engines: CEGAR and the search (for its first second, in
-            // which it finds most bugs) keep a core each; the bounded engine takes what
-            // they leave, and starts a little later.
-            if !alone {
-                crate::limits::lower_thread_priority(BMC_NICE);
-                let until = Instant::now() + BMC_DELAY;
-                while Instant::now() < until && !deadline.expired() {
-                    std::thread::sleep(TICK);
-                }
+            if let Some(tid) = crate::limits::current_thread_id() {
+                stages.bmc_tid.store(tid, Ordering::Release);
             }
             let r = bmc_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
             (r.outcome, None)
         }
         _ => {
-            let search = SearchOptions {
-                share_after: (!alone).then_some(SEARCH_SHARE_AFTER),
+            let mut search = SearchOptions {
                 // Alone and without a time limit, the search needs a budget of its own.
                 max_runs: (alone && deadline.instant().is_none()).then_some(SEARCH_RUNS_ALONE),
                 ..SearchOptions::default()
             };
-            let outcome = match search_within(&loaded.cfg, &search, deadline) {
-                SearchResult::Found { trace, witness, .. } => {
-                    match replayed_counterexample(Engine::Search, loaded, &trace, &witness) {
-                        Ok(c) => Outcome::Unsafe(c),
-                        Err(why) => Outcome::Unknown(GiveUp::Internal(format!(
-                            "a concrete run reached an error location, but its replay did not: {why}"
-                        ))),
-                    }
+            if !alone {
+                // Its first runs alone; then the bounded engine's turn, and the rest of
+                // the search (with new seeds) beside the CEGAR engine.
+                let probe = SearchOptions {
+                    max_runs: Some(PROBE_RUNS),
+                    first_steps: PROBE_STEPS,
+                    max_steps: PROBE_STEPS,
+                    ..search.clone()
+                };
+                let probed = search_within(&loaded.cfg, &probe, deadline);
+                stages.gate.fetch_max(STAGE_BMC, Ordering::AcqRel);
+                let runs = match probed {
+                    SearchResult::NotFound { runs, .. } => runs,
+                    found => return (search_outcome(found, loaded, deadline), None),
+                };
+                if !wait_for_stage(&stages.gate, STAGE_ALL, deadline) {
+                    let why = deadline.check().err().unwrap_or(Exhausted::Time);
+                    return (Outcome::Unknown(GiveUp::exhausted(why)), None);
                 }
-                SearchResult::NotFound { runs, deadline: d } => {
-                    Outcome::Unknown(match deadline.check() {
-                        Err(e) if d => GiveUp::exhausted(e),
-                        _ => GiveUp::Budget(format!(
-                            "{runs} concrete runs reached no error (a search never proves SAFE)"
-                        )),
-                    })
-                }
-            };
-            (outcome, None)
+                search.seed = runs;
+                search.share_after = Some(SEARCH_SHARE_AFTER);
+            }
+            let found = search_within(&loaded.cfg, &search, deadline);
+            (search_outcome(found, loaded, deadline), None)
         }
+    }
+}
+
+/// What the portfolio's threads share about the stages.
+struct Stages {
+    gate: Arc<AtomicU8>,
+    /// The bounded engine's thread id, once it runs (-1 before).
+    bmc_tid: Arc<AtomicI64>,
+}
+
+/// The outcome of a search: UNSAFE with the replayed counterexample, or UNKNOWN.
+fn search_outcome(found: SearchResult, loaded: &Loaded, deadline: &Deadline) -> Outcome {
+    match found {
+        SearchResult::Found { trace, witness, .. } => {
+            match replayed_counterexample(Engine::Search, loaded, &trace, &witness) {
+                Ok(c) => Outcome::Unsafe(c),
+                Err(why) => Outcome::Unknown(GiveUp::Internal(format!(
+                    "a concrete run reached an error location, but its replay did not: {why}"
+                ))),
+            }
+        }
+        SearchResult::NotFound { runs, deadline: d } => Outcome::Unknown(match deadline.check() {
+            Err(e) if d => GiveUp::exhausted(e),
+            _ => GiveUp::Budget(format!(
+                "{runs} concrete runs reached no error (a search never proves SAFE)"
+            )),
+        }),
     }
 }

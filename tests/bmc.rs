@@ -297,3 +297,28 @@ mod differential {
         assert!(safe > 0 && unsafe_ > 0);
     }
 }
+
+#[test]
+fn branches_on_concrete_array_contents_fold() {
+    // Relaxation over fixed arrays (initialised, and written at indices the path fixes):
+    // every branch folds, so the exploration is one path, whose only solver calls are the
+    // range assumptions of the uninitialised `i` and `j`, and the verdicts are those of
+    // the twins' headers.
+    let dir = lp_dir();
+    let r = run_file(&dir.join("array_relax_concrete.c"), 32, 30.0);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
+    assert!(r.smt_checks <= 2, "{r:?}");
+    assert_eq!(r.paths, 1, "{r:?}");
+    let r = run_file(&dir.join("array_relax_concrete_unsafe.c"), 32, 30.0);
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    assert!(r.smt_checks <= 2, "{r:?}");
+    // A write at an index the path does not fix forgets what was known: the branch on
+    // the element read back needs the solver, and both of its sides are feasible.
+    let src = "void main() { int a[3] = {1, 2, 3}; int k; k = u; assume(0 <= k && k < 3); a[k] = 7; if (a[1] == 7) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(2));
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    let src = "void main() { int a[3] = {1, 2, 3}; int k; k = u; assume(0 <= k && k < 3); a[k] = 7; if (a[1] == 9) ERROR: ; }\n";
+    let r = run_text(src, Unwind::Fixed(2));
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
+    assert!(r.smt_checks > 0, "{r:?}");
+}

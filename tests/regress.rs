@@ -131,13 +131,16 @@ fn tables_mark_wrong_verdicts_in_every_format() {
     }
     let csv = render(&rows, Format::Csv);
     assert_eq!(csv.lines().count(), 3);
-    assert!(csv.lines().all(|l| l.split(',').count() == 13), "{csv}");
+    assert!(csv.lines().all(|l| l.split(',').count() == 16), "{csv}");
     let md = render(&rows, Format::Markdown);
     assert!(md.starts_with("| program |"));
     let json: serde_json::Value = serde_json::from_str(&render(&rows, Format::Json)).unwrap();
     assert_eq!(json.as_array().map(|a| a.len()), Some(2));
     let text = render(&rows, Format::Text);
     assert!(text.contains("1 WRONG"), "{text}");
+    // CPU time beside wall-clock time, per engine and in total.
+    assert!(text.contains("lpmc cpu ms"), "{text}");
+    assert!(text.contains("total time; lpmc: "), "{text}");
     assert!(
         text.contains("all: "),
         "the portfolio column is summed up: {text}"
@@ -197,7 +200,7 @@ fn end_to_end_on_small_programs() {
     // The portfolio decides each of them too.
     for l in &lines[1..] {
         let cells: Vec<&str> = l.split(',').collect();
-        assert!(cells[10] == cells[1], "portfolio column: {l}");
+        assert!(cells[12] == cells[1], "portfolio column: {l}");
     }
     assert!(!text.contains("WRONG"), "{text}");
 }

@@ -149,6 +149,8 @@ pub struct EngineResult {
     pub status: String,
     /// Wall-clock time in ms.
     pub time_ms: u128,
+    /// CPU time of the child process (user and system, all threads) in ms, if measured.
+    pub cpu_ms: Option<u128>,
     /// Peak resident memory of the child in KiB, if measured.
     pub peak_kib: Option<u64>,
     /// Refinements (CEGAR only).
@@ -169,6 +171,7 @@ impl EngineResult {
             verdict,
             status: status.to_string(),
             time_ms,
+            cpu_ms: None,
             peak_kib: None,
             refinements: None,
             cells: None,
@@ -306,21 +309,28 @@ pub fn table(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
         "expected",
         "lpmc",
         "lpmc ms",
+        "lpmc cpu ms",
         "lpmc MB",
         "refinements",
         "cells",
         "bmc",
         "bmc ms",
+        "bmc cpu ms",
         "bmc MB",
         "all",
         "all ms",
+        "all cpu ms",
         "all MB",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
     if with_cbmc {
-        head.extend(["cbmc".to_string(), "cbmc ms".to_string()]);
+        head.extend([
+            "cbmc".to_string(),
+            "cbmc ms".to_string(),
+            "cbmc cpu ms".to_string(),
+        ]);
     }
     let body = rows
         .iter()
@@ -330,14 +340,17 @@ pub fn table(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                 verdict_name(r.expected).to_string(),
                 verdict_cell(r.expected, &r.cegar),
                 r.cegar.time_ms.to_string(),
+                opt_cell(r.cegar.cpu_ms),
                 mem_cell(&r.cegar),
                 opt_cell(r.cegar.refinements),
                 opt_cell(r.cegar.cells),
                 verdict_cell(r.expected, &r.bmc),
                 r.bmc.time_ms.to_string(),
+                opt_cell(r.bmc.cpu_ms),
                 mem_cell(&r.bmc),
                 verdict_cell(r.expected, &r.portfolio),
                 r.portfolio.time_ms.to_string(),
+                opt_cell(r.portfolio.cpu_ms),
                 mem_cell(&r.portfolio),
             ];
             if with_cbmc {
@@ -345,8 +358,9 @@ pub fn table(rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
                     Some(x) => {
                         c.push(verdict_cell(r.expected, x));
                         c.push(x.time_ms.to_string());
+                        c.push(opt_cell(x.cpu_ms));
                     }
-                    None => c.extend(["-".to_string(), "-".to_string()]),
+                    None => c.extend(["-".to_string(), "-".to_string(), "-".to_string()]),
                 }
             }
             c
@@ -407,7 +421,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
                     .enumerate()
                     .map(|(i, c)| {
                         let pad = w[i].saturating_sub(c.chars().count());
-                        if i <= 2 || i == 7 || i == 10 || i == 13 {
+                        if i <= 2 || i == 8 || i == 12 || i == 16 {
                             format!("{c}{}", " ".repeat(pad))
                         } else {
                             format!("{}{c}", " ".repeat(pad))
@@ -466,6 +480,25 @@ pub fn summary(rows: &[Row]) -> String {
             c.0, c.1, c.2
         ));
     }
+    // Total times: wall-clock as the engines report it, CPU of the whole process.
+    let totals = |f: &dyn Fn(&Row) -> Option<&EngineResult>| {
+        let wall: u128 = rows.iter().filter_map(f).map(|x| x.time_ms).sum();
+        let cpu: u128 = rows.iter().filter_map(f).filter_map(|x| x.cpu_ms).sum();
+        format!(
+            "{:.1} s wall, {:.1} s CPU",
+            wall as f64 / 1e3,
+            cpu as f64 / 1e3
+        )
+    };
+    s.push_str(&format!(
+        "\ntotal time; lpmc: {}; bmc: {}; all: {}",
+        totals(&|r| Some(&r.cegar)),
+        totals(&|r| Some(&r.bmc)),
+        totals(&|r| Some(&r.portfolio))
+    ));
+    if rows.iter().any(|r| r.cbmc.is_some()) {
+        s.push_str(&format!("; cbmc: {}", totals(&|r| r.cbmc.as_ref())));
+    }
     s.push('\n');
     s
 }
@@ -496,6 +529,7 @@ pub fn parse_report(json: &str, time_ms: u128, peak_kib: Option<u64>) -> EngineR
         verdict,
         status,
         time_ms,
+        cpu_ms: None,
         peak_kib,
         refinements,
         cells,
@@ -517,6 +551,8 @@ pub struct ChildRun {
     pub time_ms: u128,
     /// Peak resident set size (KiB), from `wait4`.
     pub peak_kib: Option<u64>,
+    /// CPU time (user and system) in ms, from `wait4`.
+    pub cpu_ms: Option<u128>,
 }
 
 /// Run a command with a wall-clock limit, killing it when it overruns; measure its peak
@@ -538,7 +574,7 @@ pub fn run_child(mut cmd: Command, limit: Duration) -> std::io::Result<ChildRun>
     });
     let pid = child.id() as libc::pid_t;
     let mut timed_out = false;
-    let (status, peak) = loop {
+    let (status, peak, cpu) = loop {
         let mut status: libc::c_int = 0;
         // SAFETY: an all-zero rusage is a valid value of this plain C struct.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
@@ -547,14 +583,17 @@ pub fn run_child(mut cmd: Command, limit: Duration) -> std::io::Result<ChildRun>
         // `status` and `ru` are valid for writes.
         let r = unsafe { libc::wait4(pid, &mut status, flags, &mut ru) };
         if r == pid {
-            break (Some(status), Some(ru.ru_maxrss.max(0) as u64));
+            let ms =
+                |t: libc::timeval| t.tv_sec.max(0) as u128 * 1000 + t.tv_usec.max(0) as u128 / 1000;
+            let cpu = ms(ru.ru_utime) + ms(ru.ru_stime);
+            break (Some(status), Some(ru.ru_maxrss.max(0) as u64), Some(cpu));
         }
         if r < 0 {
             let e = std::io::Error::last_os_error();
             if e.kind() == std::io::ErrorKind::Interrupted {
                 continue;
             }
-            break (None, None);
+            break (None, None, None);
         }
         if start.elapsed() >= limit && !timed_out {
             let _ = child.kill();
@@ -572,6 +611,7 @@ pub fn run_child(mut cmd: Command, limit: Duration) -> std::io::Result<ChildRun>
         timed_out,
         time_ms,
         peak_kib: peak,
+        cpu_ms: cpu,
     })
 }
 
@@ -666,6 +706,7 @@ pub fn run_engine_with(
     if run.timed_out {
         return EngineResult {
             peak_kib: run.peak_kib,
+            cpu_ms: run.cpu_ms,
             reason: "killed at the time limit".into(),
             ..EngineResult::status_only("TIMEOUT", None, run.time_ms)
         };
@@ -681,17 +722,20 @@ pub fn run_engine_with(
         let status = v.map(|v| v.as_str()).unwrap_or("ERROR");
         return EngineResult {
             peak_kib: run.peak_kib,
+            cpu_ms: run.cpu_ms,
             ..EngineResult::status_only(status, v, run.time_ms)
         };
     }
     if run.code == Some(2) {
         return EngineResult {
             peak_kib: run.peak_kib,
+            cpu_ms: run.cpu_ms,
             reason: "invalid input".into(),
             ..EngineResult::status_only("BAD INPUT", None, run.time_ms)
         };
     }
     let mut r = parse_report(&run.stdout, run.time_ms, run.peak_kib);
+    r.cpu_ms = run.cpu_ms;
     // The engine's own time is the more precise number (no process start-up).
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(run.stdout.trim()) {
         if let Some(t) = v["time_ms"].as_u64() {

@@ -25,6 +25,7 @@ use crate::ids::{ArrayId, NodeId, VarId};
 use crate::interp::Site;
 use crate::sema::Expr;
 use crate::smt::{SmtBackend, SmtError, SymId, Term};
+use num_bigint::BigInt;
 use simplify::fold;
 use std::collections::{BTreeMap, HashMap};
 
@@ -93,6 +94,12 @@ pub(crate) struct Encoding {
 struct Arr {
     val: Term,
     size: Term,
+    /// Without records (a path explorer): the elements this path wrote or initialised at
+    /// literal in-range indices since its last write at an unknown index, so that a read
+    /// at a literal index is the written term itself (`select(store(a, i, v), i) = v`),
+    /// and branches on concrete array contents fold without a solver call. Shared by
+    /// forks until one writes.
+    known: std::rc::Rc<BTreeMap<BigInt, Term>>,
 }
 
 #[derive(Clone, Debug)]

@@ -13,6 +13,9 @@ use crate::smt::{SmtBackend, Sort, Term};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
 
+/// The largest array whose initial elements a path explorer keeps as known values.
+const KNOWN_INIT_MAX: i64 = 4096;
+
 impl PathEncoder<'_> {
     fn in_range(index: &Term, size: &Term) -> Term {
         fold(Term::and([
@@ -80,19 +83,26 @@ impl PathEncoder<'_> {
                         write: false,
                     });
                 }
-                let value = Term::ite(
-                    Self::in_range(&idx, &arr.size),
-                    Term::select(arr.val, idx),
-                    Term::sym(oor),
-                );
+                let in_range = Self::in_range(&idx, &arr.size);
+                let known = match (&idx, &in_range) {
+                    (Term::Int(i), Term::Bool(true)) => arr.known.get(i).cloned(),
+                    _ => None,
+                };
+                let value = match known {
+                    Some(v) => v,
+                    None => Term::ite(in_range, Term::select(arr.val, idx), Term::sym(oor)),
+                };
                 if let Range::Int(w) = self.cfg.arrays[*a].range {
                     // A C array holds values of its element type (arbitrary contents
                     // included; the interpreter brings its oracle's values into range).
                     let v = self.name(smt, value)?;
-                    self.out.aux.push(Term::and([
-                        Term::ge(v.clone(), Term::int(w.lo())),
-                        Term::le(v.clone(), Term::int(w.hi())),
+                    let in_type = fold(Term::and([
+                        fold(Term::ge(v.clone(), Term::int(w.lo()))),
+                        fold(Term::le(v.clone(), Term::int(w.hi()))),
                     ]));
+                    if in_type != Term::Bool(true) {
+                        self.out.aux.push(in_type);
+                    }
                     V::I(v)
                 } else {
                     V::I(value)
@@ -257,8 +267,28 @@ impl PathEncoder<'_> {
                 let x = self.int(smt, value)?;
                 let arr = self.array(smt, *array)?;
                 let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
+                let in_range = Self::in_range(&idx, &arr.size);
+                let mut known = arr.known;
+                let x = if self.record {
+                    x
+                } else {
+                    // Known elements are kept for literal in-range indices; a write
+                    // elsewhere may hit any of them.
+                    let x = self.name(smt, x)?;
+                    match (&idx, &in_range) {
+                        (Term::Int(i), Term::Bool(true)) => {
+                            std::rc::Rc::make_mut(&mut known).insert(i.clone(), x.clone());
+                        }
+                        (_, Term::Bool(false)) => {}
+                        (Term::Int(i), _) => {
+                            std::rc::Rc::make_mut(&mut known).remove(i);
+                        }
+                        _ => known = Default::default(),
+                    }
+                    x
+                };
                 let upd = fold(Term::ite(
-                    Self::in_range(&idx, &arr.size),
+                    in_range,
                     Term::store(arr.val.clone(), idx.clone(), x),
                     arr.val,
                 ));
@@ -273,17 +303,34 @@ impl PathEncoder<'_> {
                     Arr {
                         val: Term::sym(s),
                         size: arr.size,
+                        known,
                     },
                 );
             }
             NodeKind::ArrayInit { array, values, .. } => {
                 let size = self.array_size(smt, *array)?;
+                let mut known = BTreeMap::new();
                 let val = match values {
                     None => self.arbitrary(smt, self.step, *array, size.clone())?,
                     Some(vs) => {
                         let mut xs = Vec::with_capacity(vs.len());
                         for e in vs {
                             xs.push(self.int(smt, e)?);
+                        }
+                        if let (false, Term::Int(n)) = (self.record, &size) {
+                            // The listed values, then zeros up to the size.
+                            let mut i = BigInt::from(0);
+                            let mut named = Vec::with_capacity(xs.len());
+                            for x in xs {
+                                named.push(self.name(smt, x)?);
+                            }
+                            xs = named;
+                            let mut it = xs.iter();
+                            while i < *n && i < BigInt::from(KNOWN_INIT_MAX) {
+                                let x = it.next().cloned().unwrap_or(Term::int(0));
+                                known.insert(i.clone(), x);
+                                i += 1;
+                            }
                         }
                         let mut t = Term::const_array(0);
                         for (i, x) in xs.into_iter().enumerate() {
@@ -306,7 +353,14 @@ impl PathEncoder<'_> {
                         Term::sym(s)
                     }
                 };
-                self.set_array(*array, Arr { val, size });
+                self.set_array(
+                    *array,
+                    Arr {
+                        val,
+                        size,
+                        known: std::rc::Rc::new(known),
+                    },
+                );
             }
             NodeKind::Branch { cond, then, els } => {
                 let c = self.boolean(smt, cond)?;

@@ -159,7 +159,11 @@ impl PathEncoder<'_> {
             ArraySize::Dynamic(_) => Term::int(0),
         };
         let val = self.arbitrary(smt, 0, a, size.clone())?;
-        let arr = Arr { val, size };
+        let arr = Arr {
+            val,
+            size,
+            known: Default::default(),
+        };
         self.set_array(a, arr.clone());
         Ok(arr)
     }
