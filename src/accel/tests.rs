@@ -218,4 +218,3 @@ fn no_alternative_when_acceleration_is_off() {
     let c = Cfg::build(&a.program);
     assert!(c.accel.is_empty());
 }
-

@@ -222,6 +222,56 @@ fn cmp_constraints(op: CmpOp, a: &LinExpr, b: &LinExpr) -> Dnf {
     }
 }
 
+/// The most cases or disjuncts a transfer builds for one expression or condition: past it
+/// (a read among many cells whose index the fact does not fix is a long chain of `?:`,
+/// with exponentially many cases) the transfer over-approximates instead: an arbitrary
+/// value, or no constraint from the condition.
+pub const MAX_CASES: u64 = 512;
+
+/// An upper bound on the number of disjuncts [`guard`] builds for `b` (saturating), found
+/// without building them: a chain of `?:` doubles the cases at each link, so a caller
+/// that only wants small DNFs asks this first.
+pub fn guard_size(b: &Expr, positive: bool) -> u64 {
+    match b {
+        Expr::Const(_) => 1,
+        Expr::Cmp(op, x, y) => {
+            let op = if positive { *op } else { op.negate() };
+            let ne = if op == CmpOp::Ne { 2 } else { 1 };
+            flatten_size(x)
+                .saturating_mul(flatten_size(y))
+                .saturating_mul(ne)
+        }
+        Expr::Not(x) => guard_size(x, !positive),
+        Expr::And(x, y) if positive => guard_size(x, true).saturating_mul(guard_size(y, true)),
+        Expr::Or(x, y) if !positive => guard_size(x, false).saturating_mul(guard_size(y, false)),
+        Expr::And(x, y) | Expr::Or(x, y) => {
+            guard_size(x, positive).saturating_add(guard_size(y, positive))
+        }
+        Expr::Cond(c, x, y) => guard_size(c, true)
+            .saturating_mul(guard_size(x, positive))
+            .saturating_add(guard_size(c, false).saturating_mul(guard_size(y, positive))),
+        other => flatten_size(other).saturating_mul(2),
+    }
+}
+
+/// An upper bound on the number of cases [`flatten`] builds for `e` (saturating).
+pub fn flatten_size(e: &Expr) -> u64 {
+    match e {
+        Expr::Add(a, b) | Expr::Sub(a, b) => flatten_size(a).saturating_mul(flatten_size(b)),
+        Expr::Scale(_, a) | Expr::Overflow(_, a) => flatten_size(a),
+        Expr::Div(a, _) | Expr::Mod(a, _) => flatten_size(a).saturating_mul(2),
+        Expr::Wrap(_, a) if matches!(**a, Expr::Undef) => 1,
+        Expr::Wrap(_, a) => flatten_size(a).saturating_mul(3),
+        Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) => {
+            guard_size(e, true).saturating_add(guard_size(e, false))
+        }
+        Expr::Cond(c, x, y) => guard_size(c, true)
+            .saturating_mul(flatten_size(x))
+            .saturating_add(guard_size(c, false).saturating_mul(flatten_size(y))),
+        _ => 1,
+    }
+}
+
 /// `β+(b)` (`positive`) or `β−(b)`: the states where `b` is non-zero (zero), as a DNF
 /// over current dimensions and fresh ones.
 pub fn guard(b: &Expr, positive: bool, var: &dyn Fn(VarId) -> Dim, fresh: &mut Fresh) -> Dnf {

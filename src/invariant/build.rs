@@ -552,6 +552,11 @@ fn type_bound(phat: &Cfg, c: &Constraint) -> bool {
 fn partition_atoms(phat: &Cfg, head: NodeId) -> Vec<Constraint> {
     let base = 2 * phat.vars.len() as u32;
     let atom = |cond: &crate::sema::Expr| -> Option<Constraint> {
+        // One disjunct is wanted: a condition with more is not built (a read among
+        // many cells is a chain of `?:` with exponentially many cases).
+        if crate::domain::encode::guard_size(cond, true) > 1 {
+            return None;
+        }
         let mut fresh = crate::domain::encode::Fresh::new(base);
         match crate::domain::encode::guard(cond, true, &cur_dim, &mut fresh).as_slice() {
             [conj] => match conj.as_slice() {

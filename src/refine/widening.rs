@@ -517,7 +517,11 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
             let (mut up, mut down) = (false, false);
             let mut first = Vec::new();
-            if let [(_, lin)] = crate::domain::encode::flatten(&i, &cur_dim, &mut fresh).as_slice()
+            let one_case = crate::domain::encode::flatten_size(&i) == 1;
+            if let [(_, lin)] = one_case
+                .then(|| crate::domain::encode::flatten(&i, &cur_dim, &mut fresh))
+                .unwrap_or_default()
+                .as_slice()
             {
                 // The first index a loop counting up from a constant accesses, `k < c`
                 // for `c > 0`: the cells below it are never accessed by the loop (as
@@ -579,6 +583,9 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     let mut out = Vec::new();
     let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
     for atom in index_atoms.into_iter().chain(value_atoms) {
+        if crate::domain::encode::guard_size(&atom, true) > 1 {
+            continue;
+        }
         if let [case] = guard(&atom, true, &cur_dim, &mut fresh).as_slice() {
             for a in case.iter().filter_map(split_atom) {
                 if !out.contains(&a) {

@@ -3,7 +3,7 @@
 //! constant and dropping the wraps and signed overflows the fact keeps in range.
 
 use super::{cur_dim, DlcDomain};
-use crate::domain::encode::{flatten, Fresh};
+use crate::domain::encode::{flatten, flatten_size, Fresh, MAX_CASES};
 use crate::ids::VarId;
 use crate::linear::{Conj, Constraint, Dim, LinExpr, Q};
 use crate::sema::fold;
@@ -29,7 +29,12 @@ impl DlcDomain {
             if self.deadline.expired() {
                 return (Vec::new(), slots);
             }
-            let cases = flatten(a, &cur_dim, fresh);
+            let cases = if flatten_size(a) > MAX_CASES {
+                // Too many cases to enumerate: an arbitrary value (over-approximation).
+                vec![(Vec::new(), LinExpr::var(fresh.dim()))]
+            } else {
+                flatten(a, &cur_dim, fresh)
+            };
             let mut next = Vec::new();
             for c in &acc {
                 for (g, v) in &cases {
@@ -77,6 +82,9 @@ pub(super) fn known_values(f: &Conj) -> BTreeMap<VarId, num_bigint::BigInt> {
 /// Whether `f` keeps the value of `x` in the range of `w` (an exact LP check per bound;
 /// `false` when `x` has guards or arbitrary parts).
 fn fits(x: &crate::sema::Expr, w: crate::sema::Width, f: &Conj) -> bool {
+    if flatten_size(x) > 1 {
+        return false;
+    }
     let mut fresh = Fresh::new(u32::MAX / 2);
     let cases = flatten(x, &cur_dim, &mut fresh);
     let [(guards, v)] = cases.as_slice() else {

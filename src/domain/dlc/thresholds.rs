@@ -4,7 +4,7 @@
 
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::{Cfg, NodeKind};
-use crate::domain::encode::{flatten, guard, Fresh};
+use crate::domain::encode::{flatten, flatten_size, guard, guard_size, Fresh};
 use crate::ids::{NodeId, ProcId};
 use crate::linear::{threshold_family, Constraint, Dim, LinExpr, Rel, Tightened, Q};
 use num_traits::{One, Signed};
@@ -92,11 +92,13 @@ fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
         let (NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) = &node.kind else {
             continue;
         };
-        let mut fresh = Fresh::new(base);
-        let dnf = guard(cond, true, &cur_dim, &mut fresh);
-        if dnf.len() > MAX_GUARD_CASES {
+        // Bounded before it is built: a chain of `?:` (a read among many cells) has
+        // exponentially many cases.
+        if guard_size(cond, true) > MAX_GUARD_CASES as u64 {
             continue;
         }
+        let mut fresh = Fresh::new(base);
+        let dnf = guard(cond, true, &cur_dim, &mut fresh);
         for atom in dnf.iter().flatten() {
             if atom.expr.coeffs().keys().any(|d| d.0 >= base) {
                 continue;
@@ -130,11 +132,11 @@ fn wrap_thresholds(rhs: &[crate::sema::Expr], base: u32) -> Vec<Constraint> {
             if matches!(**a, Expr::Undef) {
                 return;
             }
-            let mut fresh = Fresh::new(base);
-            let cases = flatten(a, &cur_dim, &mut fresh);
-            if cases.len() > MAX_GUARD_CASES {
+            if flatten_size(a) > MAX_GUARD_CASES as u64 {
                 return;
             }
+            let mut fresh = Fresh::new(base);
+            let cases = flatten(a, &cur_dim, &mut fresh);
             for (_, x) in cases {
                 if x.coeffs().is_empty() || x.coeffs().keys().any(|d| d.0 >= base) {
                     continue;

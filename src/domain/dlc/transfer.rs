@@ -7,7 +7,7 @@ use super::fact::{self, Congs, Fact};
 use super::thresholds::negate_atom;
 use super::{cur_dim, entry_dim, DlcDomain};
 use crate::cfg::{Cfg, NodeKind};
-use crate::domain::encode::guard;
+use crate::domain::encode::{guard, guard_size, MAX_CASES};
 use crate::domain::RelDomain;
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::linear::Cong;
@@ -81,6 +81,11 @@ impl RelDomain for DlcDomain {
             NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
                 let positive = succ_index == 0;
                 let cond = drop_safe_wraps(fold_in(cond, &known_values(f)), f);
+                if guard_size(&cond, positive) > MAX_CASES {
+                    // Too many disjuncts to enumerate: the condition constrains nothing
+                    // (over-approximation).
+                    return vec![f.clone()];
+                }
                 let dnf = guard(&cond, positive, &cur_dim, &mut fresh);
                 let mut out = Vec::new();
                 for d in dnf {
