@@ -517,12 +517,12 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
             let (mut up, mut down) = (false, false);
             let mut first = Vec::new();
-            let one_case = crate::domain::encode::flatten_size(&i) == 1;
-            if let [(_, lin)] = one_case
-                .then(|| crate::domain::encode::flatten(&i, &cur_dim, &mut fresh))
-                .unwrap_or_default()
-                .as_slice()
-            {
+            let cases = if crate::domain::encode::flatten_size(&i) == 1 {
+                crate::domain::encode::flatten(&i, &cur_dim, &mut fresh)
+            } else {
+                Vec::new()
+            };
+            if let [(_, lin)] = cases.as_slice() {
                 // The first index a loop counting up from a constant accesses, `k < c`
                 // for `c > 0`: the cells below it are never accessed by the loop (as
                 // `a[0]` for `for (i = 1; ...)`), and the part holding them stays apart.
