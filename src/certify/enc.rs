@@ -9,7 +9,7 @@
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId, ProcId, VarId};
-use crate::sema::{ArraySize, CmpOp, Expr, Range, VarKind};
+use crate::sema::{ArraySize, Expr, Range, VarKind};
 use crate::smt::{SmtBackend, SmtError, Sort, Term};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
@@ -385,14 +385,7 @@ impl<'a> Enc<'a> {
             Expr::Cmp(op, x, y) => {
                 let l = self.int(st, x)?;
                 let r = self.int(st, y)?;
-                V::B(match op {
-                    CmpOp::Lt => Term::lt(l, r),
-                    CmpOp::Le => Term::le(l, r),
-                    CmpOp::Gt => Term::gt(l, r),
-                    CmpOp::Ge => Term::ge(l, r),
-                    CmpOp::Eq => Term::eq(l, r),
-                    CmpOp::Ne => Term::ne(l, r),
-                })
+                V::B(crate::trace::cmp_term(*op, l, r))
             }
             Expr::Not(x) => V::B(Term::not(self.boolean(st, x)?)),
             Expr::And(x, y) => {

@@ -11,7 +11,7 @@ mod oracle;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use encode::{Fail, PathEncoder};
+pub(crate) use encode::{cmp_term, Fail, PathEncoder};
 pub use oracle::ReplayOracle;
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};

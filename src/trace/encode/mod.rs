@@ -18,6 +18,7 @@
 mod semantics;
 mod simplify;
 mod state;
+pub(crate) use semantics::cmp_term;
 
 use super::TraceError;
 use crate::cfg::{Cfg, ERROR_NODE};

@@ -167,17 +167,9 @@ impl PathEncoder<'_> {
                 V::I(t)
             }
             Expr::Cmp(op, x, y) => {
-                use crate::sema::CmpOp;
                 let l = self.int(smt, x)?;
                 let r = self.int(smt, y)?;
-                V::B(match op {
-                    CmpOp::Lt => Term::lt(l, r),
-                    CmpOp::Le => Term::le(l, r),
-                    CmpOp::Gt => Term::gt(l, r),
-                    CmpOp::Ge => Term::ge(l, r),
-                    CmpOp::Eq => Term::eq(l, r),
-                    CmpOp::Ne => Term::ne(l, r),
-                })
+                V::B(cmp_term(*op, l, r))
             }
             Expr::Not(x) => V::B(Term::not(self.boolean(smt, x)?)),
             Expr::And(x, y) => {
@@ -404,5 +396,18 @@ impl PathEncoder<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The SMT comparison `l op r`.
+pub(crate) fn cmp_term(op: crate::sema::CmpOp, l: Term, r: Term) -> Term {
+    use crate::sema::CmpOp;
+    match op {
+        CmpOp::Lt => Term::lt(l, r),
+        CmpOp::Le => Term::le(l, r),
+        CmpOp::Gt => Term::gt(l, r),
+        CmpOp::Ge => Term::ge(l, r),
+        CmpOp::Eq => Term::eq(l, r),
+        CmpOp::Ne => Term::ne(l, r),
     }
 }
