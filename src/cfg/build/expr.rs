@@ -172,15 +172,7 @@ impl Builder<'_> {
             Expr::Cond(c, x, y) if self.hoisted(&x) || self.hoisted(&y) => {
                 let c = self.pure(*c, holes, span);
                 let t = self.temp("#cond", span);
-                let br = self.node(
-                    NodeKind::Branch {
-                        cond: c,
-                        then: PENDING,
-                        els: PENDING,
-                    },
-                    span,
-                    std::mem::take(holes),
-                );
+                let br = self.branch(c, span, std::mem::take(holes));
                 let mut th = vec![Hole::Then(br)];
                 let xv = self.pure(*x, &mut th, span);
                 let mut out = self.assign(vec![t], vec![xv], span, th);
@@ -233,15 +225,7 @@ impl Builder<'_> {
     ) -> Expr {
         let a = self.pure(a, holes, span);
         let t = self.temp(if is_and { "#and" } else { "#or" }, span);
-        let br = self.node(
-            NodeKind::Branch {
-                cond: a,
-                then: PENDING,
-                els: PENDING,
-            },
-            span,
-            std::mem::take(holes),
-        );
+        let br = self.branch(a, span, std::mem::take(holes));
         let (mut eval, short) = if is_and {
             (vec![Hole::Then(br)], vec![Hole::Else(br)])
         } else {

@@ -214,6 +214,16 @@ impl<'p> Builder<'p> {
 
     // ----- nodes and holes -----
 
+    /// A branch on `cond` whose two successors are still to be patched.
+    fn branch(&mut self, cond: Expr, span: Span, preds: Vec<Hole>) -> NodeId {
+        let kind = NodeKind::Branch {
+            cond,
+            then: PENDING,
+            els: PENDING,
+        };
+        self.node(kind, span, preds)
+    }
+
     fn node(&mut self, mut kind: NodeKind, span: Span, mut preds: Vec<Hole>) -> NodeId {
         for (t, read) in self.split_reads(&mut kind, span) {
             preds = self.assign(vec![t], vec![read], span, preds);

@@ -92,15 +92,7 @@ impl Builder<'_> {
             }
             StmtKind::If(c, t, e) => {
                 let c = self.pure(c.clone(), &mut holes, span);
-                let br = self.node(
-                    NodeKind::Branch {
-                        cond: c,
-                        then: PENDING,
-                        els: PENDING,
-                    },
-                    span,
-                    holes,
-                );
+                let br = self.branch(c, span, holes);
                 let mut out = self.stmts(t, vec![Hole::Then(br)]);
                 out.extend(self.stmts(e, vec![Hole::Else(br)]));
                 out
@@ -286,29 +278,13 @@ impl Builder<'_> {
                 &mut self.loops.last_mut().expect("pushed above").continues,
             ));
             let c = self.pure(cond.clone(), &mut after_body, span);
-            let br = self.node(
-                NodeKind::Branch {
-                    cond: c,
-                    then: PENDING,
-                    els: PENDING,
-                },
-                span,
-                after_body,
-            );
+            let br = self.branch(c, span, after_body);
             (br, vec![Hole::Then(br)])
         } else {
             // The condition's calls, if any, are re-evaluated at each iteration.
             let mut ch = vec![Hole::Next(head)];
             let c = self.pure(cond.clone(), &mut ch, span);
-            let br = self.node(
-                NodeKind::Branch {
-                    cond: c,
-                    then: PENDING,
-                    els: PENDING,
-                },
-                span,
-                ch,
-            );
+            let br = self.branch(c, span, ch);
             let mut after_body = self.stmts(body, vec![Hole::Then(br)]);
             after_body.extend(std::mem::take(
                 &mut self.loops.last_mut().expect("pushed above").continues,
