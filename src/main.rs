@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 use lpmc::tools::{commands, regress};
 use lpmc::{
-    BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded, Outcome,
-    Preprocessor, RunReport, SignedOverflow, Task, Unwind,
+    BmcMode, BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded,
+    Outcome, Preprocessor, RunReport, SignedOverflow, Task, Unwind,
 };
 use num_bigint::BigInt;
 use std::io::{IsTerminal, Write};
@@ -212,6 +212,10 @@ enum Cmd {
         /// or `auto` (K = 1, 2, 4, ... until a verdict or the timeout).
         #[arg(long, default_value = "auto")]
         unwind: Unwind,
+        /// How each bound is explored: `paths` (path by path), `merged` (one formula
+        /// with the paths joined), or `auto` (path by path while the paths are few).
+        #[arg(long, default_value = "auto")]
+        mode: BmcMode,
         /// Wall-clock budget in seconds: past it the answer is UNKNOWN, on time.
         #[arg(long)]
         timeout: Option<f64>,
@@ -345,6 +349,7 @@ fn run() -> ExitCode {
             file,
             front,
             unwind,
+            mode,
             timeout,
             memory,
             json,
@@ -354,6 +359,7 @@ fn run() -> ExitCode {
                 timeout_s: timeout,
                 memory_mb: Some(memory),
                 solvers: None,
+                mode,
             };
             bmc_cmd(&file, &front, &opts, json, color)
         }

@@ -15,6 +15,7 @@
 //! folds constants and learns the values a path fixes, `state` reads and writes the SSA
 //! state, and `semantics` encodes expressions and nodes.
 
+mod join;
 mod semantics;
 mod simplify;
 mod state;

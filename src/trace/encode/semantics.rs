@@ -88,8 +88,22 @@ impl PathEncoder<'_> {
                     (Term::Int(i), Term::Bool(true)) => arr.known.get(i).cloned(),
                     _ => None,
                 };
+                let cache = known.is_none()
+                    && !self.record
+                    && matches!((&idx, &in_range), (Term::Int(_), Term::Bool(true)));
                 let value = match known {
                     Some(v) => v,
+                    None if cache => {
+                        // A cell read at a literal index keeps its value for the reads
+                        // after it (until a write may change it), like a written one.
+                        let v = self.name(smt, Term::select(arr.val.clone(), idx.clone()))?;
+                        if let Term::Int(i) = &idx {
+                            let mut arr = arr.clone();
+                            std::rc::Rc::make_mut(&mut arr.known).insert(i.clone(), v.clone());
+                            self.set_array(*a, arr);
+                        }
+                        v
+                    }
                     None => Term::ite(in_range, Term::select(arr.val, idx), Term::sym(oor)),
                 };
                 if let Range::Int(w) = self.cfg.arrays[*a].range {

@@ -18,11 +18,15 @@
 //! exact trace check ([`crate::trace::check`]) and its witness replayed by the interpreter
 //! before UNSAFE is reported.
 
+mod merged;
+mod wto;
+
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::{Loaded, Semantics};
 use crate::ids::NodeId;
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::report::{counterexample, node_lines, Engine, GiveUp, Outcome, Proof, Verdict};
+
 use crate::smt::{
     Cvc5Factory, Logic, SatResult, SmtBackend, SmtConfig, SmtError, SolverFactory, Solvers, Term,
 };
@@ -62,6 +66,50 @@ impl std::fmt::Display for Unwind {
     }
 }
 
+/// How the bounded engine explores a bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BmcMode {
+    /// Path by path while the paths are few, then one merged formula per bound (see
+    /// [`PATH_BUDGET`]).
+    #[default]
+    Auto,
+    /// Path by path only.
+    Paths,
+    /// One merged formula per bound only.
+    Merged,
+}
+
+impl std::str::FromStr for BmcMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BmcMode, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(BmcMode::Auto),
+            "paths" => Ok(BmcMode::Paths),
+            "merged" => Ok(BmcMode::Merged),
+            _ => Err(format!("`{s}` is none of `auto`, `paths`, `merged`")),
+        }
+    }
+}
+
+impl std::fmt::Display for BmcMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BmcMode::Auto => "auto",
+            BmcMode::Paths => "paths",
+            BmcMode::Merged => "merged",
+        })
+    }
+}
+
+/// The paths (ended, pruned or cut) one bound may take path by path under
+/// [`BmcMode::Auto`] before the engine switches to the merged formula for this bound and
+/// the larger ones. Path by path wins while the branches fold (concrete loops unroll at
+/// encoder speed, with no solver call, and an error is found on the first path that
+/// reaches it); its cost grows with the number of feasible paths, exponential in the
+/// symbolic branches per iteration, where the merged formula grows with the unrolled
+/// states. A count, not a time: the choice never depends on the machine's speed.
+pub const PATH_BUDGET: u64 = 64;
+
 /// Options of `lpmc bmc`.
 #[derive(Clone, Debug)]
 pub struct BmcOptions {
@@ -73,6 +121,8 @@ pub struct BmcOptions {
     pub memory_mb: Option<u64>,
     /// The solver factory (default: cvc5).
     pub solvers: Option<Solvers>,
+    /// Path by path, merged, or path by path while the paths are few.
+    pub mode: BmcMode,
 }
 
 impl Default for BmcOptions {
@@ -82,6 +132,7 @@ impl Default for BmcOptions {
             timeout_s: None,
             memory_mb: None,
             solvers: None,
+            mode: BmcMode::Auto,
         }
     }
 }
@@ -96,8 +147,10 @@ pub struct BmcReport {
     pub unwind: u32,
     /// Paths explored to their end (stop, exit of main, error, bound or pruning).
     pub paths: u64,
-    /// Feasibility checks made by the explorer.
+    /// Feasibility checks made by the explorer, and queries of the merged formulas.
     pub smt_checks: u64,
+    /// States of the merged unrollings (0 when every bound ran path by path).
+    pub states: u64,
     /// Wall-clock time.
     pub time_ms: u128,
     /// The integer semantics the program was checked with.
@@ -140,8 +193,8 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
     let work = {
         let loaded = loaded.clone();
         let deadline = deadline.clone();
-        let unwind = opts.unwind;
-        move || bmc_within(&loaded, unwind, solvers.as_ref(), &deadline)
+        let (unwind, mode) = (opts.unwind, opts.mode);
+        move || bmc_within_mode(&loaded, unwind, mode, solvers.as_ref(), &deadline)
     };
     let mut report = match run_guarded(&deadline, STACK_BYTES, "lpmc-bmc", work) {
         Ok(r) => r,
@@ -153,6 +206,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
             unwind: first_k,
             paths: 0,
             smt_checks: 0,
+            states: 0,
             time_ms: 0,
             semantics: loaded.semantics,
         },
@@ -169,6 +223,17 @@ pub fn bmc_within(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> BmcReport {
+    bmc_within_mode(loaded, unwind, BmcMode::Auto, solvers, deadline)
+}
+
+/// [`bmc_within`] in a given [`BmcMode`].
+pub fn bmc_within_mode(
+    loaded: &Loaded,
+    unwind: Unwind,
+    mode: BmcMode,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+) -> BmcReport {
     let start = Instant::now();
     let first_k = match unwind {
         Unwind::Fixed(k) => k,
@@ -179,6 +244,7 @@ pub fn bmc_within(
         unwind: first_k,
         paths: 0,
         smt_checks: 0,
+        states: 0,
         time_ms: 0,
         semantics: loaded.semantics,
     };
@@ -203,16 +269,47 @@ pub fn bmc_within(
             return r;
         }
     };
+    // The merged engine's solver (with models, to read an error path back), made when
+    // first needed.
+    let mut msmt: Option<Box<dyn SmtBackend>> = None;
+    let mut merged = mode == BmcMode::Merged;
+    let budget = (mode == BmcMode::Auto).then_some(PATH_BUDGET);
     let mut k = first_k;
     loop {
         r.unwind = k;
-        let res = explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r);
+        let res = if merged {
+            if msmt.is_none() {
+                let conf = SmtConfig::new(Logic::QfAlia).with_models(true);
+                match solvers.make(conf, deadline) {
+                    Ok(s) => msmt = Some(s),
+                    Err(e) => {
+                        r.outcome = Outcome::Unknown(GiveUp::SolverUnknown(format!(
+                            "cannot start the SMT solver: {e}"
+                        )));
+                        return r;
+                    }
+                }
+            }
+            match msmt.as_mut() {
+                Some(s) => explore_merged(loaded, k, s.as_mut(), solvers, deadline, &mut r),
+                None => Explored::Done(Outcome::Unknown(GiveUp::Internal(
+                    "no solver for the merged formula".into(),
+                ))),
+            }
+        } else {
+            explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r, budget)
+        };
         tracing::debug!(
             k,
             elapsed_ms = %start.elapsed().as_millis(),
             "bmc: unwinding bound explored"
         );
         match res {
+            Explored::TooMany => {
+                tracing::debug!(k, "bmc: too many paths, merging from this bound on");
+                merged = true;
+                continue;
+            }
             Explored::Done(o) => {
                 r.outcome = o;
                 break;
@@ -243,6 +340,8 @@ enum Explored {
     Done(Outcome),
     /// Only the bound stood in the way: no error found, but some feasible path was cut.
     Bound(String),
+    /// Path by path met its budget of paths ([`PATH_BUDGET`]) before an answer.
+    TooMany,
 }
 
 /// The explorer's own part of a call frame (the encoder keeps the values).
@@ -308,6 +407,7 @@ fn explore(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     report: &mut BmcReport,
+    budget: Option<u64>,
 ) -> Explored {
     let mut ex = Explorer {
         cfg: &loaded.cfg,
@@ -315,7 +415,7 @@ fn explore(
         level: 0,
         k,
     };
-    let res = explore_with(&mut ex, loaded, solvers, deadline, report);
+    let res = explore_with(&mut ex, loaded, solvers, deadline, report, budget);
     if let Err(e) = ex.set_level(0) {
         return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
             "SMT error: {e}"
@@ -330,8 +430,10 @@ fn explore_with<'a>(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     report: &mut BmcReport,
+    budget: Option<u64>,
 ) -> Explored {
     let cfg = &loaded.cfg;
+    let paths_before = report.paths;
     let k = ex.k;
     let Some(main) = cfg.procs.get(cfg.main) else {
         return Explored::Done(Outcome::Unknown(GiveUp::Internal(
@@ -360,6 +462,9 @@ fn explore_with<'a>(
     while let Some(p) = work.pop() {
         if let Err(e) = deadline.check() {
             return Explored::Done(Outcome::Unknown(GiveUp::exhausted(e)));
+        }
+        if budget.is_some_and(|b| report.paths - paths_before > b) {
+            return Explored::TooMany;
         }
         match ex.run_pending(p, &mut path, &mut work, report, loaded, solvers, deadline) {
             Step::Continue => {}
@@ -616,27 +721,140 @@ impl<'a> Explorer<'a, '_> {
         let tr = Trace {
             path: path.to_vec(),
         };
-        match trace::check_with_learning(self.cfg, &tr, solvers, deadline, true) {
-            Err(e) => Step::Done(Outcome::Unknown(GiveUp::Internal(format!(
+        match confirm(self.cfg, &tr, loaded, solvers, deadline) {
+            None => Step::Continue,
+            Some(o) => Step::Done(o),
+        }
+    }
+}
+
+/// Confirm an error path with the exact trace check and the interpreter: `None` when the
+/// exact check refutes it, else the outcome (UNSAFE only when replayed).
+fn confirm(
+    cfg: &Cfg,
+    tr: &Trace,
+    loaded: &Loaded,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+) -> Option<Outcome> {
+    Some(
+        match trace::check_with_learning(cfg, tr, solvers, deadline, true) {
+            Err(e) => Outcome::Unknown(GiveUp::Internal(format!(
                 "a bmc error path is not a path of the program: {e}"
-            )))),
-            Ok(Feasibility::Unknown(why)) => Step::Done(Outcome::Unknown(GiveUp::SolverUnknown(
-                format!("on an error path: {why}"),
             ))),
+            Ok(Feasibility::Unknown(why)) => {
+                Outcome::Unknown(GiveUp::SolverUnknown(format!("on an error path: {why}")))
+            }
             // The exact check refutes it: this path does not reach the error.
-            Ok(Feasibility::Infeasible { .. }) => Step::Continue,
-            Ok(Feasibility::Feasible(w)) => match trace::replay(self.cfg, &tr, &w) {
-                Ok(()) => Step::Done(Outcome::Unsafe(counterexample(
-                    Engine::Bmc,
-                    loaded,
-                    &tr,
-                    &w,
-                ))),
-                Err(m) => Step::Done(Outcome::Unknown(GiveUp::Internal(format!(
+            Ok(Feasibility::Infeasible { .. }) => return None,
+            Ok(Feasibility::Feasible(w)) => match trace::replay(cfg, tr, &w) {
+                Ok(()) => Outcome::Unsafe(counterexample(Engine::Bmc, loaded, tr, &w)),
+                Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0
-                )))),
+                ))),
             },
+        },
+    )
+}
+
+/// The error paths of one bound the exact check may refute before the merged engine
+/// gives up (each refutation excludes one path: the encodings agree, so this is a
+/// safety net).
+const REFUTED_MAX: usize = 16;
+
+/// Explore bound `k` as one merged formula ([`merged::Unrolling`]), in its own level of
+/// `smt`.
+fn explore_merged(
+    loaded: &Loaded,
+    k: u32,
+    smt: &mut dyn SmtBackend,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    report: &mut BmcReport,
+) -> Explored {
+    if let Err(e) = smt.push() {
+        return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
+            "SMT error: {e}"
+        ))));
+    }
+    let res = {
+        let mut u = merged::Unrolling::new(loaded, &mut *smt, k, deadline);
+        let res = merged_verdict(&mut u, loaded, k, solvers, deadline, report);
+        report.states += u.states() as u64;
+        res
+    };
+    if let Err(e) = smt.pop() {
+        return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
+            "SMT error: {e}"
+        ))));
+    }
+    res
+}
+
+fn merged_verdict(
+    u: &mut merged::Unrolling<'_, '_>,
+    loaded: &Loaded,
+    k: u32,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    report: &mut BmcReport,
+) -> Explored {
+    if let Err(f) = u.build() {
+        if let Err(e) = deadline.check() {
+            return Explored::Done(Outcome::Unknown(GiveUp::exhausted(e)));
+        }
+        return Explored::Done(match Step::from(f) {
+            Step::Done(o) => o,
+            _ => Outcome::Unknown(GiveUp::Internal("bmc encoding failed".into())),
+        });
+    }
+    tracing::debug!(k, states = u.states(), "bmc: merged formula built");
+    let mut blocked = Vec::new();
+    loop {
+        report.smt_checks += 1;
+        match u.decide(&blocked) {
+            Err(e) => {
+                return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
+                    "SMT error: {e}"
+                ))))
+            }
+            Ok(merged::Found::Bound(why)) => {
+                return Explored::Bound(format!("unwinding bound {k} reached: {why}"))
+            }
+            Ok(merged::Found::Safe) => {
+                let assumed = u
+                    .first
+                    .as_ref()
+                    .map(|e| e.assumed_no_overflow())
+                    .unwrap_or_default();
+                return Explored::Done(Outcome::Safe(Proof {
+                    engine: Engine::Bmc,
+                    abstraction: None,
+                    cells: Default::default(),
+                    symbolic: Vec::new(),
+                    two_ghosts: false,
+                    bound: Some(k),
+                    // No paths were enumerated: the proof is one formula.
+                    paths: None,
+                    invariants: Default::default(),
+                    assumed_no_overflow: node_lines(loaded, assumed),
+                    certificate: None,
+                }));
+            }
+            Ok(merged::Found::Error(tr, guards)) => {
+                report.paths += 1;
+                match confirm(&loaded.cfg, &tr, loaded, solvers, deadline) {
+                    Some(o) => return Explored::Done(o),
+                    None if blocked.len() < REFUTED_MAX => blocked.push(guards),
+                    None => {
+                        return Explored::Done(Outcome::Unknown(GiveUp::Internal(format!(
+                            "the exact trace check refuted {REFUTED_MAX} error paths of the \
+                             merged formula"
+                        ))))
+                    }
+                }
+            }
         }
     }
 }
