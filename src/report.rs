@@ -362,10 +362,14 @@ impl Outcome {
                             "no error location is reachable in the abstraction P̂{k} ({what}), which over-approximates the program"
                         )
                     }
-                    (None, Some(k)) => format!(
-                        "no error location is reachable: all {} path(s) end within unwinding bound {k}",
-                        p.paths.unwrap_or(0)
-                    ),
+                    (None, Some(k)) => match p.paths {
+                        Some(n) => format!(
+                            "no error location is reachable: all {n} path(s) end within unwinding bound {k}"
+                        ),
+                        None => format!(
+                            "no error location is reachable: every path ends within unwinding bound {k}"
+                        ),
+                    },
                     (None, None) => "no error location is reachable".to_string(),
                 };
                 for i in p.invariants.shown() {

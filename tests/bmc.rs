@@ -322,3 +322,125 @@ fn branches_on_concrete_array_contents_fold() {
     assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
     assert!(r.smt_checks > 0, "{r:?}");
 }
+
+fn run_mode(path: &Path, mode: lpmc::BmcMode, timeout_s: f64) -> BmcReport {
+    let loaded = lpmc::load_path(path).expect("the program loads");
+    bmc(
+        &loaded,
+        &BmcOptions {
+            unwind: Unwind::Auto,
+            timeout_s: Some(timeout_s),
+            mode,
+            ..Default::default()
+        },
+    )
+}
+
+/// The merged engine (one formula per bound) and the path-by-path engine agree wherever
+/// both decide, and neither contradicts a program's expectation. A fixed sample of
+/// lp-programs (every fourth in name order); all of them with `LPMC_BMC_ALL=1`.
+#[test]
+fn merged_and_path_engines_agree() {
+    let mut progs: Vec<_> = programs("safe");
+    progs.extend(programs("unsafe"));
+    progs.sort();
+    let all = std::env::var("LPMC_BMC_ALL").is_ok();
+    let sample: Vec<_> = progs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| all || i % 4 == 0)
+        .map(|(_, p)| p)
+        .collect();
+    let (mut both, mut merged_decided) = (0, 0);
+    for p in &sample {
+        let expect = header(p, "expect");
+        let m = run_mode(p, lpmc::BmcMode::Merged, 1.0);
+        let s = run_mode(p, lpmc::BmcMode::Paths, 1.0);
+        for (what, r) in [("merged", &m), ("paths", &s)] {
+            let v = r.verdict();
+            if v != Verdict::Unknown {
+                assert_eq!(
+                    Some(format!("{v:?}").to_lowercase()),
+                    expect,
+                    "{what} on {}: {}",
+                    p.display(),
+                    r.outcome.reason()
+                );
+            }
+        }
+        if m.verdict() != Verdict::Unknown {
+            merged_decided += 1;
+            if s.verdict() != Verdict::Unknown {
+                both += 1;
+                assert_eq!(m.verdict(), s.verdict(), "{}", p.display());
+            }
+        }
+    }
+    // The merged engine decides most of the sample (bounded loops, small programs).
+    assert!(
+        merged_decided * 2 >= sample.len(),
+        "the merged engine decided only {merged_decided} of {}",
+        sample.len()
+    );
+    assert!(both > 0);
+}
+
+/// Three feasible branches in each of ten rounds: 3^10 paths, one merged formula of a
+/// few dozen states. The merged engine decides both twins; path by path does not come
+/// near (tens of thousands of paths, each with solver calls, against a 1 s budget).
+#[test]
+fn many_branches_per_iteration_need_the_merged_formula() {
+    for (name, want) in [
+        ("branchy_sum.lp", Verdict::Safe),
+        ("branchy_sum_unsafe.lp", Verdict::Unsafe),
+    ] {
+        let p = lp_dir().join(name);
+        for mode in [lpmc::BmcMode::Merged, lpmc::BmcMode::Auto] {
+            let r = run_mode(&p, mode, 20.0);
+            assert_eq!(
+                r.verdict(),
+                want,
+                "{mode} on {name}: {}",
+                r.outcome.reason()
+            );
+            assert!(r.states > 0, "{mode} on {name} built no merged formula");
+        }
+        let r = run_mode(&p, lpmc::BmcMode::Paths, 1.0);
+        assert_eq!(r.verdict(), Verdict::Unknown, "paths on {name}");
+    }
+}
+
+/// Joins after a loop left at different iterations, calls inside a loop, and the bound:
+/// SAFE needs every path inside it; UNSAFE is replayed.
+#[test]
+fn merged_engine_on_loops_calls_and_bounds() {
+    let text = "int a[4]; int s;
+void add(int x) { if (x > 0) s = s + x; }
+void main() {
+  int i, n;
+  n = u;
+  assume(n >= 0 && n <= 4);
+  s = 0;
+  i = 0;
+  while (i < n) { a[i] = u; assume(a[i] <= 2); add(a[i]); i = i + 1; }
+  assert(s <= LIMIT);
+}";
+    let run = |limit: &str, unwind: Unwind| {
+        let file = lpmc::SourceFile::new("t.lp", text.replace("LIMIT", limit));
+        let loaded = lpmc::load(file).expect("the program loads");
+        bmc(
+            &loaded,
+            &BmcOptions {
+                unwind,
+                timeout_s: Some(20.0),
+                mode: lpmc::BmcMode::Merged,
+                ..Default::default()
+            },
+        )
+    };
+    assert_eq!(run("8", Unwind::Auto).verdict(), Verdict::Safe);
+    assert_eq!(run("7", Unwind::Auto).verdict(), Verdict::Unsafe);
+    // Four iterations need bound 4: below it the answer is never SAFE.
+    assert_eq!(run("8", Unwind::Fixed(3)).verdict(), Verdict::Unknown);
+    assert_eq!(run("8", Unwind::Fixed(4)).verdict(), Verdict::Safe);
+}

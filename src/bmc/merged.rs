@@ -155,9 +155,15 @@ impl<'a, 's> Unrolling<'a, 's> {
 
     /// Assert `cs` under guard `g`; `false` if one of them is the literal `false` (then
     /// no execution passes the state: its guard is false).
-    fn assert_under(&mut self, g: &Term, cs: Vec<Term>) -> Result<bool, SmtError> {
+    fn assert_under(
+        &mut self,
+        g: &Term,
+        cs: Vec<Term>,
+        enc: &PathEncoder<'a>,
+    ) -> Result<bool, SmtError> {
         for c in cs {
             match c {
+                c if enc.is_definition(&c) => self.smt.assert(&c)?,
                 Term::Bool(true) => {}
                 Term::Bool(false) => {
                     self.smt.assert(&Term::not(g.clone()))?;
@@ -172,9 +178,12 @@ impl<'a, 's> Unrolling<'a, 's> {
 
     /// The step's constraints and the encoder's definitions, under `g`.
     fn end_step(&mut self, g: &Term, enc: &mut PathEncoder<'a>) -> Result<bool, SmtError> {
+        for l in enc.take_lemmas() {
+            self.smt.assert(&l)?;
+        }
         let mut cs = enc.take_aux();
         cs.extend(enc.end_step());
-        self.assert_under(g, cs)
+        self.assert_under(g, cs, enc)
     }
 
     fn wto(&mut self, p: ProcId, entry: NodeId) -> &Wto {
@@ -317,6 +326,9 @@ impl<'a, 's> Unrolling<'a, 's> {
                 | NodeKind::ArrayInit { next, .. } => {
                     let next = *next;
                     enc.step(&mut *self.smt, n, next)?;
+                    for l in enc.take_lemmas() {
+                        self.smt.assert(&l)?;
+                    }
                     let mut cs = enc.take_aux();
                     let own = enc.end_step();
                     if matches!(cfg.nodes[n].kind, NodeKind::Assume { .. }) {
@@ -324,7 +336,7 @@ impl<'a, 's> Unrolling<'a, 's> {
                         own.iter().for_each(|c| enc.learn(c));
                     }
                     cs.extend(own);
-                    if !self.assert_under(&g, cs)? {
+                    if !self.assert_under(&g, cs, &enc)? {
                         continue;
                     }
                     next

@@ -8,11 +8,11 @@
 //! touched is what the interpreter would give it there: a fresh initial value for a
 //! scalar (in its type's range), the arbitrary contents of step 0 for an array.
 
-use super::simplify::fold;
+use super::simplify::{fold, linear};
 use super::{Arr, Fail, Frame, PathEncoder};
 use crate::ids::{ArrayId, VarId};
 use crate::sema::{ArraySize, Range};
-use crate::smt::{SmtBackend, Sort, Term};
+use crate::smt::{SmtBackend, Sort, SymId, Term};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -121,6 +121,68 @@ impl<'a> PathEncoder<'a> {
         out
     }
 
+    /// If every value is `base + c_i` for one linear `base` (a value, or the linear
+    /// definition of the symbol it is), that base with the least and greatest `c_i`.
+    fn offsets(&self, vals: &[Term]) -> Option<(Term, BigInt, BigInt)> {
+        type Form = (BTreeMap<SymId, BigInt>, BigInt);
+        let one = BigInt::from(1);
+        let form = |t: &Term| -> Option<Form> {
+            let (mut lin, mut c) = (BTreeMap::new(), BigInt::from(0));
+            linear(t, &one, &mut lin, &mut c).then(|| {
+                lin.retain(|_, k: &mut BigInt| *k != BigInt::from(0));
+                (lin, c)
+            })
+        };
+        // Each value's forms: as it is, and through its symbol's definition.
+        let mut forms: Vec<Vec<Form>> = Vec::with_capacity(vals.len());
+        for v in vals {
+            let mut fs: Vec<Form> = form(v).into_iter().collect();
+            if let Term::Sym(s) = v {
+                if let Some(d) = self.defs.borrow().get(s) {
+                    fs.extend(form(d));
+                }
+            }
+            forms.push(fs);
+        }
+        let candidates: Vec<&BTreeMap<SymId, BigInt>> = forms[0].iter().map(|f| &f.0).collect();
+        for base in candidates {
+            let mut cs = Vec::with_capacity(vals.len());
+            for fs in &forms {
+                match fs.iter().find(|f| f.0 == *base) {
+                    Some(f) => cs.push(f.1.clone()),
+                    None => break,
+                }
+            }
+            if cs.len() == vals.len() && !base.is_empty() {
+                let lo = cs.iter().min()?.clone();
+                let hi = cs.iter().max()?.clone();
+                if lo == hi {
+                    return None;
+                }
+                let t = Term::sum(
+                    base.iter()
+                        .map(|(s, k)| Term::scale_int(k.clone(), Term::sym(*s))),
+                );
+                return Some((t, lo, hi));
+            }
+        }
+        None
+    }
+
+    /// Whether `c` is the definition `s = t` of a symbol the encoder introduced (a fresh
+    /// symbol: the equation holds in some model whatever else holds, so a merged formula
+    /// may assert it without the guard of its state, which lets the solver propagate
+    /// through it).
+    pub(crate) fn is_definition(&self, c: &Term) -> bool {
+        match c {
+            Term::Eq(a, t) => match &**a {
+                Term::Sym(s) => self.defs.borrow().get(s) == Some(&**t),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// `ite(g1, v1, ite(g2, v2, ... vn))` over integer values, named unless all equal.
     fn merge_int(
         &mut self,
@@ -132,9 +194,20 @@ impl<'a> PathEncoder<'a> {
         if vals.iter().all(|v| *v == vals[0]) {
             return Ok(vals[0].clone());
         }
+        let bounds = self.offsets(&vals);
         let t = ite_chain(guards, vals);
         let s = self.fresh(smt, what, Sort::Int)?;
+        self.defs.borrow_mut().insert(s, t.clone());
         self.out.aux.push(Term::eq(Term::sym(s), t));
+        if let Some((base, lo, hi)) = bounds {
+            // Implied by the definition whatever the guards: the solver's linear
+            // relaxation sees through the join (a sum of joined increments is bounded by
+            // the sum of their bounds, with no case split per join).
+            let m = Term::sym(s);
+            self.lemmas
+                .push(Term::le(fold(base.clone() + Term::Int(lo)), m.clone()));
+            self.lemmas.push(Term::le(m, fold(base + Term::Int(hi))));
+        }
         Ok(Term::sym(s))
     }
 

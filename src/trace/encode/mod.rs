@@ -137,6 +137,9 @@ pub(crate) struct PathEncoder<'a> {
     /// The conditions under which C evaluates the sub-expression being encoded (the
     /// enclosing `?:` branches and right operands of `&&`, `||`).
     evaluated: Vec<Term>,
+    /// Facts implied by the definitions made since the last [`PathEncoder::take_lemmas`]
+    /// (always true: asserted without a guard).
+    lemmas: Vec<Term>,
     /// The nodes where a path had to assume that a signed result fits (its range was not
     /// a literal `true`), shared by forks.
     overflows: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<NodeId>>>,
@@ -189,6 +192,7 @@ impl<'a> PathEncoder<'a> {
             cur_acc: Vec::new(),
             evaluated: Vec::new(),
             overflows: Default::default(),
+            lemmas: Vec::new(),
         }
     }
 
@@ -233,6 +237,12 @@ impl<'a> PathEncoder<'a> {
         } else {
             std::mem::take(&mut self.out.aux)
         }
+    }
+
+    /// The facts implied by the definitions made since the last call (valid: to be
+    /// asserted without a guard).
+    pub(crate) fn take_lemmas(&mut self) -> Vec<Term> {
+        std::mem::take(&mut self.lemmas)
     }
 
     /// The Boolean value of a branch condition in the current state (folded: a literal

@@ -298,6 +298,7 @@ impl PathEncoder<'_> {
                     Term::store(arr.val.clone(), idx.clone(), x),
                     arr.val,
                 ));
+                self.defs.borrow_mut().insert(s, upd.clone());
                 self.cur.push(Term::eq(Term::sym(s), upd));
                 self.cur_acc.push(Access {
                     array: *array,
@@ -355,6 +356,7 @@ impl PathEncoder<'_> {
                             };
                         }
                         let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
+                        self.defs.borrow_mut().insert(s, t.clone());
                         self.cur.push(Term::eq(Term::sym(s), t));
                         Term::sym(s)
                     }

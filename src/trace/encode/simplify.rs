@@ -35,7 +35,12 @@ pub(super) fn i64_max() -> Term {
 
 /// Add `factor * t` to the linear form `lin + c`; `false` if `t` is not linear over
 /// integer symbols.
-fn linear(t: &Term, factor: &BigInt, lin: &mut BTreeMap<SymId, BigInt>, c: &mut BigInt) -> bool {
+pub(super) fn linear(
+    t: &Term,
+    factor: &BigInt,
+    lin: &mut BTreeMap<SymId, BigInt>,
+    c: &mut BigInt,
+) -> bool {
     match t {
         Term::Int(n) => {
             *c += factor * n;
