@@ -23,13 +23,11 @@
 use super::wto::Wto;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::Loaded;
-use crate::ids::{Idx, NodeId, ProcId};
+use crate::ids::{NodeId, ProcId};
 use crate::limits::Deadline;
 use crate::smt::{SatResult, SmtBackend, SmtError, Sort, Term, Value};
 use crate::trace::{Fail, PathEncoder, Trace};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-const SPLIT_LITERALS: bool = false;
 
 /// Where an edge of the unrolling leads.
 enum Target {
@@ -163,7 +161,7 @@ impl<'a, 's> Unrolling<'a, 's> {
     ) -> Result<bool, SmtError> {
         for c in cs {
             match c {
-                c if enc.is_definition(&c) => self.smt.assert(&c)?,
+                c if self.unguarded(&c, enc)? => self.smt.assert(&c)?,
                 Term::Bool(true) => {}
                 Term::Bool(false) => {
                     self.smt.assert(&Term::not(g.clone()))?;
@@ -174,6 +172,24 @@ impl<'a, 's> Unrolling<'a, 's> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether `c` may be asserted without its state's guard: the definition of a fresh
+    /// integer symbol (the linear relaxation then sees through it; the guarded form hides
+    /// it until the guard is decided). Definitions of arrays stay guarded: unguarded,
+    /// every array version is active in the array solver, which measurably slows
+    /// satisfiable queries.
+    fn unguarded(&self, c: &Term, enc: &PathEncoder<'a>) -> Result<bool, SmtError> {
+        if !enc.is_definition(c) {
+            return Ok(false);
+        }
+        Ok(match c {
+            Term::Eq(a, _) => match &**a {
+                Term::Sym(s) => self.smt.sort_of(*s)? == Sort::Int,
+                _ => false,
+            },
+            _ => false,
+        })
     }
 
     /// The step's constraints and the encoder's definitions, under `g`.
@@ -409,15 +425,6 @@ impl<'a, 's> Unrolling<'a, 's> {
             key.push(u64::from(*c));
         }
         key.push(pos);
-        // States that fix different scalars to different literals stay apart (see
-        // `PathEncoder::literals`).
-        for (v, n) in enc.literals().into_iter().filter(|_| SPLIT_LITERALS) {
-            key.push(v.index() as u64);
-            key.push(u64::from(n.sign() == num_bigint::Sign::Minus));
-            let (_, digits) = n.to_u64_digits();
-            key.push(digits.len() as u64);
-            key.extend(digits);
-        }
         pending
             .entry(key)
             .or_insert_with(|| Pending {

@@ -105,22 +105,6 @@ impl<'a> PathEncoder<'a> {
         Ok(out)
     }
 
-    /// The scalars of the state (globals and the current frame's locals) whose value is
-    /// a literal, with it. The merged engine joins only states that agree on it: a join
-    /// of a literal with anything else is a symbolic value, and a loop counter that stops
-    /// folding makes every later branch and array index symbolic.
-    pub(crate) fn literals(&self) -> Vec<(VarId, BigInt)> {
-        let lit = |(v, t): (&VarId, &Term)| match t {
-            Term::Int(n) => Some((*v, n.clone())),
-            _ => None,
-        };
-        let mut out: Vec<(VarId, BigInt)> = self.globals.iter().filter_map(lit).collect();
-        if let Some(f) = self.stack.last() {
-            out.extend(f.vars.iter().filter_map(lit));
-        }
-        out
-    }
-
     /// If every value is `base + c_i` for one linear `base` (a value, or the linear
     /// definition of the symbol it is), that base with the least and greatest `c_i`.
     fn offsets(&self, vals: &[Term]) -> Option<(Term, BigInt, BigInt)> {
