@@ -511,10 +511,7 @@ impl<'a, 's> Unrolling<'a, 's> {
         let mut guards = Vec::new();
         let mut cur = 0;
         let mut taken = 0;
-        loop {
-            let Some(info) = self.states.get(cur) else {
-                break;
-            };
+        while let Some(info) = self.states.get(cur) {
             path.push(info.node);
             let mut next = None;
             for i in 0..self.states[cur].succ.len() {
