@@ -69,7 +69,8 @@ impl std::fmt::Display for Unwind {
 /// How the bounded engine explores a bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BmcMode {
-    /// Path by path while the paths are few, then one merged formula per bound (see
+    /// One merged formula per bound for a program without accelerated loop paths;
+    /// with them, path by path while the paths are few, then merged (see
     /// [`PATH_BUDGET`]).
     #[default]
     Auto,
@@ -272,7 +273,16 @@ pub fn bmc_within_mode(
     // The merged engine's solver (with models, to read an error path back), made when
     // first needed.
     let mut msmt: Option<Box<dyn SmtBackend>> = None;
-    let mut merged = mode == BmcMode::Merged;
+    // Path by path first only where it can win: its one advantage the merged formula
+    // lacks is the accelerated loop paths (an error behind a deep loop reached at bound
+    // 1), so a program without them is merged from the start. Where paths are few but
+    // each prefix check is costly (arrays written in loops: bubble sorts), the path
+    // count would never show the cost.
+    let mut merged = match mode {
+        BmcMode::Merged => true,
+        BmcMode::Paths => false,
+        BmcMode::Auto => loaded.cfg.accel.is_empty(),
+    };
     let budget = (mode == BmcMode::Auto).then_some(PATH_BUDGET);
     let mut k = first_k;
     loop {
