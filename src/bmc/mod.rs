@@ -109,7 +109,7 @@ impl std::fmt::Display for BmcMode {
 /// reaches it); its cost grows with the number of feasible paths, exponential in the
 /// symbolic branches per iteration, where the merged formula grows with the unrolled
 /// states. A count, not a time: the choice never depends on the machine's speed.
-pub const PATH_BUDGET: u64 = 64;
+pub const PATH_BUDGET: u64 = 256;
 
 /// Options of `lpmc bmc`.
 #[derive(Clone, Debug)]
@@ -216,6 +216,34 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
     report
 }
 
+/// The largest bound `auto` tries merged first on a program without accelerated
+/// paths or recursion, before going path by path.
+const MERGED_FIRST_K: u32 = 8;
+
+/// Whether some procedure can call itself (directly or through others).
+fn recursive(cfg: &Cfg) -> bool {
+    use crate::ids::ProcId;
+    let mut calls: HashMap<ProcId, Vec<ProcId>> = HashMap::new();
+    for node in cfg.nodes.iter() {
+        if let (Some(p), NodeKind::Call { proc, .. }) = (node.proc, &node.kind) {
+            calls.entry(p).or_default().push(*proc);
+        }
+    }
+    calls.keys().any(|&start| {
+        let mut seen = std::collections::HashSet::new();
+        let mut work = calls.get(&start).cloned().unwrap_or_default();
+        while let Some(q) = work.pop() {
+            if q == start {
+                return true;
+            }
+            if seen.insert(q) {
+                work.extend(calls.get(&q).cloned().unwrap_or_default());
+            }
+        }
+        false
+    })
+}
+
 /// Bounded model checking on the current thread, held to `deadline` (polled between
 /// steps; every solver check is limited to the time left).
 pub fn bmc_within(
@@ -273,16 +301,21 @@ pub fn bmc_within_mode(
     // The merged engine's solver (with models, to read an error path back), made when
     // first needed.
     let mut msmt: Option<Box<dyn SmtBackend>> = None;
-    // Path by path first only where it can win: its one advantage the merged formula
-    // lacks is the accelerated loop paths (an error behind a deep loop reached at bound
-    // 1), so a program without them is merged from the start. Where paths are few but
+    // Path by path first only where it can win: the accelerated loop paths (an error
+    // behind a deep loop reached at bound 1), which the merged formula leaves out, and
+    // recursion (a call tree inlined into one formula grows exponentially with the
+    // bound, where paths end early); other programs are merged from the start. Where paths are few but
     // each prefix check is costly (arrays written in loops: bubble sorts), the path
     // count would never show the cost.
     let mut merged = match mode {
         BmcMode::Merged => true,
         BmcMode::Paths => false,
-        BmcMode::Auto => loaded.cfg.accel.is_empty(),
+        BmcMode::Auto => loaded.cfg.accel.is_empty() && !recursive(&loaded.cfg),
     };
+    // Under `auto`, a program merged from the start goes path by path after
+    // `MERGED_FIRST_K` (and back to merged past the path budget): a deep loop whose
+    // diamonds the solver finds hard as one formula may still have few paths.
+    let merged_until = (mode == BmcMode::Auto && merged).then_some(MERGED_FIRST_K);
     let budget = (mode == BmcMode::Auto).then_some(PATH_BUDGET);
     let mut k = first_k;
     loop {
@@ -314,6 +347,13 @@ pub fn bmc_within_mode(
             elapsed_ms = %start.elapsed().as_millis(),
             "bmc: unwinding bound explored"
         );
+        let res = match (res, merged_until) {
+            (Explored::Bound(why), Some(m)) if merged && k >= m && k < PATH_BUDGET as u32 => {
+                merged = false;
+                Explored::Bound(why)
+            }
+            (res, _) => res,
+        };
         match res {
             Explored::TooMany => {
                 tracing::debug!(k, "bmc: too many paths, merging from this bound on");
