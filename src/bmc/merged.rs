@@ -68,6 +68,8 @@ pub(super) struct Unrolling<'a, 's> {
     /// The encoder of the first state, whose record of assumed overflows every state
     /// shares.
     pub first: Option<PathEncoder<'a>>,
+    /// The solver checks made by [`Unrolling::decide`].
+    pub queries: u64,
 }
 
 /// What one unrolling found.
@@ -110,6 +112,7 @@ impl<'a, 's> Unrolling<'a, 's> {
             deadline,
             loaded,
             first: None,
+            queries: 0,
         }
     }
 
@@ -463,6 +466,7 @@ impl<'a, 's> Unrolling<'a, 's> {
         for b in blocked {
             self.smt.assert(&Term::not(Term::and(b.clone())))?;
         }
+        self.queries += 1;
         match self.smt.check()? {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(r) => Err(SmtError::Solver {
@@ -479,6 +483,7 @@ impl<'a, 's> Unrolling<'a, 's> {
     fn bound_query(&mut self) -> Result<Found, SmtError> {
         let gs: Vec<Term> = self.bounds.iter().map(|(g, _)| g.clone()).collect();
         self.smt.assert(&Term::or(gs))?;
+        self.queries += 1;
         match self.smt.check()? {
             SatResult::Unsat => Ok(Found::Safe),
             SatResult::Unknown(r) => Err(SmtError::Solver {

@@ -862,8 +862,10 @@ fn merged_verdict(
     tracing::debug!(k, states = u.states(), "bmc: merged formula built");
     let mut blocked = Vec::new();
     loop {
-        report.smt_checks += 1;
-        match u.decide(&blocked) {
+        let before = u.queries;
+        let res = u.decide(&blocked);
+        report.smt_checks += u.queries - before;
+        match res {
             Err(e) => {
                 return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
                     "SMT error: {e}"
