@@ -712,7 +712,12 @@ fn count_branches(cfg: &Cfg) -> HashMap<NodeId, (NodeId, &[NodeId])> {
             }
             _ => None,
         })
-        .filter(|(b, _)| matches!(cfg.nodes.get(*b).map(|n| &n.kind), Some(NodeKind::Branch { .. })))
+        .filter(|(b, _)| {
+            matches!(
+                cfg.nodes.get(*b).map(|n| &n.kind),
+                Some(NodeKind::Branch { .. })
+            )
+        })
         .collect()
 }
 
