@@ -28,9 +28,17 @@ fn run_text(text: &str, unwind: Unwind) -> BmcReport {
 /// bmc on a program whose loops stay loops (no accelerated transitions): these tests are
 /// about unwinding.
 fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
-    let file = lpmc::SourceFile::new("test.lp", text);
+    run_source(
+        lpmc::SourceFile::new("test.lp", text),
+        true,
+        unwind,
+        timeout_s,
+    )
+}
+
+fn run_source(file: lpmc::SourceFile, no_accel: bool, unwind: Unwind, timeout_s: f64) -> BmcReport {
     let opts = lpmc::LoadOptions {
-        no_accel: true,
+        no_accel,
         ..Default::default()
     };
     let loaded = lpmc::load_with(file, &opts).expect("the program loads");
@@ -326,19 +334,7 @@ fn branches_on_concrete_array_contents_fold() {
 fn run_loaded(path: &Path, no_accel: bool, unwind: Unwind) -> BmcReport {
     let text = std::fs::read_to_string(path).expect("the program reads");
     let file = lpmc::SourceFile::new(path.to_string_lossy(), text);
-    let opts = lpmc::LoadOptions {
-        no_accel,
-        ..Default::default()
-    };
-    let loaded = lpmc::load_with(file, &opts).expect("the program loads");
-    bmc(
-        &loaded,
-        &BmcOptions {
-            unwind,
-            timeout_s: Some(30.0),
-            ..Default::default()
-        },
-    )
+    run_source(file, no_accel, unwind, 30.0)
 }
 
 /// Loop acceleration offers a shortcut at every loop head. bmc takes it once per loop
