@@ -33,9 +33,17 @@ fn run_text(text: &str, unwind: Unwind) -> BmcReport {
 /// bmc on a program whose loops stay loops (no accelerated transitions): these tests are
 /// about unwinding.
 fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
-    let file = lpmc::SourceFile::new("test.lp", text);
+    run_source(
+        lpmc::SourceFile::new("test.lp", text),
+        true,
+        unwind,
+        timeout_s,
+    )
+}
+
+fn run_source(file: lpmc::SourceFile, no_accel: bool, unwind: Unwind, timeout_s: f64) -> BmcReport {
     let opts = lpmc::LoadOptions {
-        no_accel: true,
+        no_accel,
         ..Default::default()
     };
     let loaded = lpmc::load_with(file, &opts).expect("the program loads");
@@ -449,4 +457,63 @@ void main() {
     // Four iterations need bound 4: below it the answer is never SAFE.
     assert_eq!(run("8", Unwind::Fixed(3)).verdict(), Verdict::Unknown);
     assert_eq!(run("8", Unwind::Fixed(4)).verdict(), Verdict::Safe);
+}
+
+fn run_loaded(path: &Path, no_accel: bool, unwind: Unwind) -> BmcReport {
+    let text = std::fs::read_to_string(path).expect("the program reads");
+    let file = lpmc::SourceFile::new(path.to_string_lossy(), text);
+    run_source(file, no_accel, unwind, 30.0)
+}
+
+/// Loop acceleration offers a shortcut at every loop head. bmc takes it once per loop
+/// entry, so a program whose loops bmc unwinds completely without acceleration is still
+/// SAFE within the same bound with it (the shortcut does not double the paths per
+/// unwinding), and the deep errors of the accelerated twins are found at bound 1.
+#[test]
+fn acceleration_keeps_unwinding_proofs_and_finds_deep_errors() {
+    let lp = lp_dir();
+    for name in [
+        "const_global.lp",
+        "deep_magic_constant.lp",
+        "widen_two_phase.lp",
+        "cint_uchar_counter.c",
+        "nested_loops.c",
+    ] {
+        let p = lp.join(name);
+        let plain = run_loaded(&p, true, Unwind::Auto);
+        assert_eq!(
+            plain.verdict(),
+            Verdict::Safe,
+            "{name} without acceleration"
+        );
+        let k = match &plain.outcome {
+            lpmc::Outcome::Safe(pr) => pr.bound.expect("a bmc proof has a bound"),
+            o => panic!("{name}: {}", o.reason()),
+        };
+        let accel = run_loaded(&p, false, Unwind::Fixed(k));
+        assert_eq!(
+            accel.verdict(),
+            Verdict::Safe,
+            "{name} with acceleration at bound {k}: {}",
+            accel.outcome.reason()
+        );
+    }
+    let twins: Vec<_> = sources(&lp.join("accel"))
+        .into_iter()
+        .filter(|p| header(p, "expect").as_deref() == Some("unsafe"))
+        .collect();
+    assert!(twins.len() >= 5, "too few accelerated twins");
+    for p in &twins {
+        let r = run_loaded(p, false, Unwind::Fixed(1));
+        let doubling = p.to_string_lossy().contains("doubling");
+        if !doubling {
+            assert_eq!(
+                r.verdict(),
+                Verdict::Unsafe,
+                "{}: {}",
+                p.display(),
+                r.outcome.reason()
+            );
+        }
+    }
 }

@@ -399,6 +399,13 @@ enum Explored {
 struct Frame {
     ret_point: NodeId,
     visits: HashMap<NodeId, u32>,
+    /// The accelerated alternatives (their `$n >= 1` branches) this frame has taken.
+    accelerated: Vec<NodeId>,
+    /// The last one taken: its head's first count node and that node's visit.
+    last_accel: Option<(NodeId, u32)>,
+    /// After an accelerated alternative: its branch, and how many nodes of its loop path
+    /// the path has followed since (see [`Explorer::repeats_alternative`]).
+    follow: Option<(NodeId, usize)>,
 }
 
 #[derive(Clone)]
@@ -420,6 +427,9 @@ struct Pending<'a> {
 
 struct Explorer<'a, 's> {
     cfg: &'a Cfg,
+    /// The branches `$n >= 1` that enter an accelerated loop path (see `crate::accel`),
+    /// each with the first count node of its loop head's chain and the loop path.
+    count_branches: HashMap<NodeId, (NodeId, &'a [NodeId])>,
     smt: &'s mut dyn SmtBackend,
     level: usize,
     k: u32,
@@ -461,6 +471,7 @@ fn explore(
 ) -> Explored {
     let mut ex = Explorer {
         cfg: &loaded.cfg,
+        count_branches: count_branches(&loaded.cfg),
         smt,
         level: 0,
         k,
@@ -499,6 +510,9 @@ fn explore_with<'a>(
         frames: vec![Frame {
             ret_point: ERROR_NODE,
             visits: HashMap::new(),
+            accelerated: Vec::new(),
+            last_accel: None,
+            follow: None,
         }],
         path_len: 0,
     };
@@ -548,6 +562,28 @@ fn explore_with<'a>(
 }
 
 impl<'a> Explorer<'a, '_> {
+    /// Whether stepping into `n` completes one more iteration of the loop path the frame
+    /// has just accelerated. Such a path is dropped: the closure is exact and its guard
+    /// convex, so the same state is reached by the alternative with one more iteration.
+    fn repeats_alternative(&self, frame: &mut Frame, n: NodeId) -> bool {
+        let Some((b, i)) = frame.follow else {
+            return false;
+        };
+        let Some((start, path)) = self.count_branches.get(&b) else {
+            return false;
+        };
+        if i == path.len() && n == *start {
+            return true;
+        }
+        frame.follow = match path.get(i) {
+            Some(m) if *m == n => Some((b, i + 1)),
+            // The alternative's own assume and assignment, before the loop's head.
+            _ if i == 0 => Some((b, 0)),
+            _ => None,
+        };
+        false
+    }
+
     fn set_level(&mut self, level: usize) -> Result<(), SmtError> {
         while self.level > level {
             self.smt.pop()?;
@@ -648,6 +684,10 @@ impl<'a> Explorer<'a, '_> {
                     "empty call stack".into(),
                 ))));
             };
+            if self.repeats_alternative(frame, n) {
+                report.paths += 1;
+                return Ok(Step::Continue);
+            }
             let c = frame.visits.entry(n).or_insert(0);
             *c += 1;
             if *c > self.k.saturating_add(1) {
@@ -668,7 +708,13 @@ impl<'a> Explorer<'a, '_> {
                 }
                 NodeKind::Branch { cond, then, els } => {
                     let (then, els) = (*then, *els);
-                    let c = st.enc.condition(&mut *self.smt, cond)?;
+                    let accel = self.count_branches.get(&n).map(|(s, _)| *s);
+                    let c = match accel {
+                        Some(start) if !may_accelerate(st.frames.last(), n, start) => {
+                            Term::Bool(false)
+                        }
+                        _ => st.enc.condition(&mut *self.smt, cond)?,
+                    };
                     self.assert_step(&mut st.enc)?;
                     match c {
                         _ if then == els => then,
@@ -686,6 +732,12 @@ impl<'a> Explorer<'a, '_> {
                             });
                             st.node = then;
                             st.path_len = path.len();
+                            if let (Some(start), Some(f)) = (accel, st.frames.last_mut()) {
+                                f.accelerated.push(n);
+                                let v = f.visits.get(&start).copied().unwrap_or(0);
+                                f.last_accel = Some((start, v));
+                                f.follow = Some((n, 0));
+                            }
                             work.push(Pending {
                                 state: st,
                                 guard: Some(c),
@@ -714,6 +766,9 @@ impl<'a> Explorer<'a, '_> {
                     st.frames.push(Frame {
                         ret_point: *ret_point,
                         visits: HashMap::new(),
+                        accelerated: Vec::new(),
+                        last_accel: None,
+                        follow: None,
                     });
                     callee.entry
                 }
@@ -909,4 +964,41 @@ fn merged_verdict(
             }
         }
     }
+}
+
+/// The branches `$n >= c` that enter an accelerated loop path, each with the first count
+/// node of its head's chain (where every edge into the head now arrives).
+fn count_branches(cfg: &Cfg) -> HashMap<NodeId, (NodeId, &[NodeId])> {
+    let mut start: HashMap<NodeId, NodeId> = HashMap::new();
+    for (c, info) in &cfg.accel {
+        let s = start.entry(info.head).or_insert(*c);
+        *s = (*s).min(*c);
+    }
+    cfg.accel
+        .iter()
+        .filter_map(|(c, info)| match cfg.nodes.get(*c).map(|n| &n.kind) {
+            Some(NodeKind::Assign { next, .. }) => {
+                Some((*next, (*start.get(&info.head)?, info.path.as_slice())))
+            }
+            _ => None,
+        })
+        .filter(|(b, _)| {
+            matches!(
+                cfg.nodes.get(*b).map(|n| &n.kind),
+                Some(NodeKind::Branch { .. })
+            )
+        })
+        .collect()
+}
+
+/// Whether the path may take the accelerated alternative whose branch is `b` (its head's
+/// chain starts at `start`): once per frame, and only on the loop's first arrival at its
+/// head or right after another alternative of the same head. The closure is exact and
+/// the original body stays, so every execution is still explored through concrete
+/// iterations; the shortcut only reaches deep errors sooner. Offered at every unwinding
+/// it would double the paths with each one.
+fn may_accelerate(frame: Option<&Frame>, b: NodeId, start: NodeId) -> bool {
+    let Some(f) = frame else { return false };
+    let v = f.visits.get(&start).copied().unwrap_or(0);
+    !f.accelerated.contains(&b) && (v <= 1 || f.last_accel == Some((start, v - 1)))
 }

@@ -38,6 +38,14 @@ impl WideningLesson {
             || !self.splits.is_empty()
             || !self.disjunctive.is_empty()
     }
+
+    /// Whether the only thing learnt is longer delays.
+    pub fn only_delays(&self) -> bool {
+        !self.delays.is_empty()
+            && self.thresholds.is_empty()
+            && self.splits.is_empty()
+            && self.disjunctive.is_empty()
+    }
 }
 
 /// Partition atoms per widening point, at most.
