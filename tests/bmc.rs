@@ -42,6 +42,16 @@ fn run_text_for(text: &str, unwind: Unwind, timeout_s: f64) -> BmcReport {
 }
 
 fn run_source(file: lpmc::SourceFile, no_accel: bool, unwind: Unwind, timeout_s: f64) -> BmcReport {
+    run_source_mode(file, no_accel, unwind, timeout_s, lpmc::BmcMode::Auto)
+}
+
+fn run_source_mode(
+    file: lpmc::SourceFile,
+    no_accel: bool,
+    unwind: Unwind,
+    timeout_s: f64,
+    mode: lpmc::BmcMode,
+) -> BmcReport {
     let opts = lpmc::LoadOptions {
         no_accel,
         ..Default::default()
@@ -52,6 +62,7 @@ fn run_source(file: lpmc::SourceFile, no_accel: bool, unwind: Unwind, timeout_s:
         &BmcOptions {
             unwind,
             timeout_s: Some(timeout_s),
+            mode,
             ..Default::default()
         },
     )
@@ -462,7 +473,9 @@ void main() {
 fn run_loaded(path: &Path, no_accel: bool, unwind: Unwind) -> BmcReport {
     let text = std::fs::read_to_string(path).expect("the program reads");
     let file = lpmc::SourceFile::new(path.to_string_lossy(), text);
-    run_source(file, no_accel, unwind, 30.0)
+    // Path by path: the bounds compared are the path engine's (every node at most K+1
+    // times per call; the merged engine counts per loop entry).
+    run_source_mode(file, no_accel, unwind, 30.0, lpmc::BmcMode::Paths)
 }
 
 /// Loop acceleration offers a shortcut at every loop head. bmc takes it once per loop
