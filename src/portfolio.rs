@@ -446,7 +446,8 @@ fn unwinding_certificate(
                 r.outcome.reason()
             )
         }),
-        obligations: r.paths as usize,
+        // The path engine checks each path; the merged engine asks whole-bound queries.
+        obligations: r.paths.max(r.smt_checks) as usize,
         time_ms: t0.elapsed().as_millis(),
     }
 }
