@@ -289,30 +289,14 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> I
     };
     let mut out = after_loops(file, phat, &points, tab, &names);
     let mut entries = Vec::new();
-    let disjunction = |ds: Vec<Conj>| -> Formula {
-        let mut disjuncts: Vec<Formula> = Vec::new();
-        let mut texts: Vec<String> = Vec::new();
-        for f in &ds {
-            let d = names.conj(f);
-            let t = d.to_string();
-            if !texts.contains(&t) {
-                texts.push(t);
-                disjuncts.push(d);
-            }
-        }
-        quantified(if disjuncts.len() == 1 {
-            disjuncts.remove(0)
-        } else {
-            Formula::Or(disjuncts)
-        })
-    };
+    let disjunction =
+        |ds: Vec<Conj>| -> Formula { quantified(or_distinct(ds.iter().map(|f| names.conj(f)))) };
     let always = |c: &Constraint| type_bound(phat, c);
     // Facts with congruences are shown one by one (a merge of two would need their
     // congruences joined): each its readable constraints and its congruences on the
     // dimensions it shows.
     let with_congs = |facts: &[Fact], hidden: &[Dim]| -> Formula {
         let mut disjuncts: Vec<Formula> = Vec::new();
-        let mut texts: Vec<String> = Vec::new();
         for f in facts {
             for d in simplify::readable(std::slice::from_ref(&f.conj), hidden, &always) {
                 let mut parts = match names.conj(&d) {
@@ -324,19 +308,10 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> I
                         parts.push(Formula::Cong(names.term(*x), c.r.clone(), c.m.clone()));
                     }
                 }
-                let d = Formula::And(parts);
-                let t = d.to_string();
-                if !texts.contains(&t) {
-                    texts.push(t);
-                    disjuncts.push(d);
-                }
+                disjuncts.push(Formula::And(parts));
             }
         }
-        quantified(if disjuncts.len() == 1 {
-            disjuncts.remove(0)
-        } else {
-            Formula::Or(disjuncts)
-        })
+        quantified(or_distinct(disjuncts))
     };
     let formula_of = |facts: Vec<Fact>, hidden: &[Dim]| -> Formula {
         if facts.iter().any(|f| !f.congs.is_empty()) {
@@ -679,4 +654,23 @@ fn ghost_defined_cells(mut c: Conj, kd: Dim, cells: &[Dim]) -> Conj {
         c.add(x);
     }
     c
+}
+
+/// The disjunction of `ds` without repeats (compared by their text); a single disjunct
+/// stands alone.
+fn or_distinct(ds: impl IntoIterator<Item = Formula>) -> Formula {
+    let mut disjuncts: Vec<Formula> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    for d in ds {
+        let t = d.to_string();
+        if !texts.contains(&t) {
+            texts.push(t);
+            disjuncts.push(d);
+        }
+    }
+    if disjuncts.len() == 1 {
+        disjuncts.remove(0)
+    } else {
+        Formula::Or(disjuncts)
+    }
 }
