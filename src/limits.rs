@@ -62,6 +62,9 @@ pub struct Deadline {
     /// A CPU-time limit of the thread that made it ([`Deadline::sub_cpu`]): the thread's
     /// total CPU time at which it expires.
     cpu_at: Option<Duration>,
+    /// A work limit of the thread that made it ([`Deadline::sub_work`]): the thread's
+    /// count of work units ([`work_done`]) at which it expires.
+    work_at: Option<u64>,
     memory_bytes: Option<u64>,
     state: Arc<AtomicU8>,
 }
@@ -78,6 +81,7 @@ impl Deadline {
         Deadline {
             at: None,
             cpu_at: None,
+            work_at: None,
             memory_bytes: None,
             state: Arc::new(AtomicU8::new(RUNNING)),
         }
@@ -115,6 +119,7 @@ impl Deadline {
         Deadline {
             at: Some(self.at.map_or(t, |a| a.min(t))),
             cpu_at: self.cpu_at,
+            work_at: self.work_at,
             memory_bytes: self.memory_bytes,
             state: Arc::clone(&self.state),
         }
@@ -133,6 +138,21 @@ impl Deadline {
         };
         Deadline {
             cpu_at: Some(self.cpu_at.map_or(now + part, |c| c.min(now + part))),
+            ..self.clone()
+        }
+    }
+
+    /// A deadline for a part of the work done by the calling thread: expires once this
+    /// thread has done `units` more units of work ([`add_work`]: simplex pivots and
+    /// Fourier–Motzkin combinations, weighted by their size), or at `self`, and is
+    /// cancelled with `self`. The count is the same on every machine and under any
+    /// load, so a phase bounded this way ends at the same point of its work everywhere:
+    /// what it decides does not depend on the machine's speed. Only the thread that made
+    /// it may poll it.
+    pub fn sub_work(&self, units: u64) -> Deadline {
+        let at = work_done().saturating_add(units);
+        Deadline {
+            work_at: Some(self.work_at.map_or(at, |w| w.min(at))),
             ..self.clone()
         }
     }
@@ -173,6 +193,9 @@ impl Deadline {
             Some(a) if Instant::now() >= a => return Err(Exhausted::Time),
             _ => {}
         }
+        if self.work_at.is_some_and(|w| work_done() >= w) {
+            return Err(Exhausted::Time);
+        }
         match (self.cpu_at, self.cpu_at.and_then(|_| thread_cpu())) {
             (Some(c), Some(now)) if now >= c => Err(Exhausted::Time),
             _ => Ok(()),
@@ -194,6 +217,20 @@ impl Deadline {
             .state
             .compare_exchange(RUNNING, v, Ordering::Relaxed, Ordering::Relaxed);
     }
+}
+
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Count `units` of work done by the calling thread (see [`Deadline::sub_work`]).
+pub fn add_work(units: u64) {
+    WORK.with(|w| w.set(w.get().saturating_add(units)));
+}
+
+/// The units of work the calling thread has done so far.
+pub fn work_done() -> u64 {
+    WORK.with(|w| w.get())
 }
 
 /// The CPU time the calling thread has used, if the platform tells.
@@ -368,6 +405,32 @@ mod tests {
         let s = d.sub_cpu(Duration::from_secs(100));
         d.cancel(Exhausted::Time);
         assert!(s.expired());
+    }
+
+    #[test]
+    fn work_sub_deadline_ends_at_a_count_not_a_time() {
+        let d = Deadline::after(Duration::from_secs(100));
+        let s = d.sub_work(1000);
+        // Waiting does no work: the part is not over ...
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(s.check(), Ok(()));
+        // ... and it ends exactly at the counted units.
+        add_work(999);
+        assert_eq!(s.check(), Ok(()));
+        add_work(1);
+        assert_eq!(s.check(), Err(Exhausted::Time));
+        assert_eq!(d.check(), Ok(()), "the whole deadline goes on");
+        // Another thread's work is its own count.
+        let t = d.sub_work(10);
+        std::thread::spawn(|| add_work(1_000_000)).join().unwrap();
+        assert_eq!(t.check(), Ok(()));
+        // A nested part ends at the earlier count; cancelling the whole cancels it.
+        let inner = t.sub_work(1_000_000);
+        add_work(10);
+        assert!(inner.expired());
+        let u = d.sub_work(1_000_000);
+        d.cancel(Exhausted::Time);
+        assert!(u.expired());
     }
 
     #[cfg(target_os = "linux")]

@@ -56,11 +56,19 @@ const CHECK_STACK_BYTES: usize = 512 << 20;
 /// diverge) tried before the one that widens everywhere, per iteration.
 pub const ADAPTIVE_STEPS: u64 = 2500;
 
-/// ... and on this much CPU time of the checking thread, a safety net (an exact tabulation's entailment
+/// ... and on this many units of work of the checking thread ([`crate::limits::add_work`]:
+/// simplex pivots and checks, Fourier–Motzkin eliminations, the engine's comparisons of a
+/// new fact with those at its node), a safety net: an exact tabulation's entailment
 /// checks grow with the number of disjuncts at a node, so long exact runs get slow before
-/// they run out of steps). CPU time, not wall-clock time, so that load on the machine
-/// changes the point where it gives up less.
-pub const ADAPTIVE_TIME: Duration = Duration::from_millis(600);
+/// they run out of steps. A count of work, not a time, so that where the phase gives up,
+/// and so the verdict, is the same on every machine and under any load. About 600 ms of
+/// CPU on the programs of lp-programs/ and ../shared (the median rate; the rates spread
+/// over 0.3–2× of it).
+pub const ADAPTIVE_WORK: u64 = 400_000;
+
+/// ... and behind it, this much CPU time of the checking thread, for work the count misses
+/// (a rate far below the median). Unlike the count, it depends on the machine.
+pub const ADAPTIVE_TIME: Duration = Duration::from_millis(2000);
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;

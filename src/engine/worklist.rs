@@ -208,6 +208,7 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             .map(|id| &self.t.facts[id.0 as usize].fact)
             .collect();
         self.t.stats.comparisons += existing.len() as u64;
+        crate::limits::add_work(existing.len() as u64);
         if !existing.is_empty() && self.dom.entailed(fact, &existing) {
             self.t.stats.entailed += 1;
             return true;

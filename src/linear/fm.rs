@@ -125,6 +125,7 @@ impl Conj {
     /// Eliminates `d` with an equality containing it, if there is one (the one with the
     /// smallest coefficient of `d`, then the shortest).
     fn eliminate_by_equality(&mut self, d: Dim) -> bool {
+        crate::limits::add_work(self.rows.len() as u64);
         let best = self
             .rows
             .iter()
@@ -188,6 +189,7 @@ impl Conj {
                 }
             }
         }
+        crate::limits::add_work((ups.len() * downs.len()) as u64 + with.len() as u64);
         for u in &ups {
             for l in &downs {
                 // (-l.coef)·(u.sign·Lu - u.sign·bu) + u.coef·(l.sign·Ll - l.sign·bl) ≤ 0

@@ -245,6 +245,7 @@ impl Tableau {
     }
 
     fn pivot(&mut self, r: usize, j: usize) {
+        crate::limits::add_work(self.rows.len() as u64);
         let x = self.basic[r];
         let mut row = std::mem::take(&mut self.rows[r]);
         let Some(a) = row.remove(&j) else {
@@ -274,6 +275,7 @@ impl Tableau {
 
     /// Decides whether the bounds are satisfiable together (exactly, over `Q`).
     pub fn check(&mut self) -> bool {
+        crate::limits::add_work(1 + self.rows.len() as u64);
         for v in 0..self.value.len() {
             if let (Some(l), Some(u)) = (&self.lower[v], &self.upper[v]) {
                 if l > u {
