@@ -151,6 +151,7 @@ pub fn refine_widening(
         solvers,
         deadline,
     );
+    learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
     // Widen later only when nothing new was learnt to widen better with.
     if !lesson.is_progress() {
         widen_later(tab, &paths, widening, &mut lesson);
@@ -304,6 +305,130 @@ fn learn_from_suffix(
             lesson.thresholds.push((at, known.len() - before));
         }
     }
+}
+
+/// Through the read rule's partners: where the trace used a partner's cell value
+/// (`Origin::Inst`), the states from which the rest of the trace reaches the error give,
+/// over the read's temporary and index, the cell values the partner must not have
+/// (`a_k ≥ 1` at `k# = k` for a check `a[k] ≤ 0`). That goal is carried into the
+/// partner's derivation: at the last widened visit of every widening point on it, the
+/// pre-image of the rest of the partner's path ending in the goal gives thresholds there
+/// (`j ≤ 0` for the loop that wrote `a[i] = j`, `a_k ≤ 0`). Without this the thresholds
+/// come only from the trace's last widened point, and a cell value lost by an earlier
+/// loop that wrote it stays lost. Per read, the last use on the trace is followed (its
+/// suffix is the shortest); the partners' own partners are not (their goals would pass
+/// through two reads, along paths as long as the trace).
+fn learn_from_partners(
+    phat: &Cfg,
+    tab: &Tabulation<Fact>,
+    facts: &[FactId],
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) {
+    let node_of = |f: &FactId| tab.fact(*f).node;
+    let mut reads_done = BTreeSet::new();
+    let mut goals: Vec<(FactId, Vec<Conj>)> = Vec::new();
+    for (i, f) in facts.iter().enumerate().skip(1).rev() {
+        let crate::engine::Origin::Inst { partner, .. } = tab.fact(*f).origin else {
+            continue;
+        };
+        let read = node_of(&facts[i - 1]);
+        if goals.len() >= MAX_PARTNER_PATHS || !reads_done.insert(read) {
+            continue;
+        }
+        let Some(inst) = phat.inst_reads.get(&read).filter(|r| r.second.is_none()) else {
+            continue;
+        };
+        let nodes: Vec<NodeId> = facts[i - 1..].iter().map(node_of).collect();
+        let Some(pre) = suffix_preimage(phat, &nodes, solvers, deadline) else {
+            continue;
+        };
+        let need = partner_goal(phat, inst, &pre, deadline);
+        if !need.is_empty() {
+            goals.push((partner, need));
+        }
+    }
+    let mut learnt_at: BTreeMap<NodeId, usize> = BTreeMap::new();
+    for (partner, goal) in goals {
+        let path = tab.path_facts(partner);
+        let mut last_visit: BTreeMap<NodeId, usize> = BTreeMap::new();
+        for (i, f) in path.iter().enumerate() {
+            if tab.fact(*f).widened {
+                last_visit.insert(node_of(f), i);
+            }
+        }
+        for (at, i) in last_visit {
+            let nodes: Vec<NodeId> = path[i..].iter().map(node_of).collect();
+            let Some(pre) = path_preimage(phat, &nodes, Some(&goal), solvers, deadline) else {
+                continue;
+            };
+            let known = learnt.thresholds.entry(at).or_default();
+            for t in pre
+                .iter()
+                .flat_map(|d| d.half_constraints())
+                .flat_map(|c| threshold_family(&c))
+            {
+                if !known.contains(&t) {
+                    known.push(t);
+                    *learnt_at.entry(at).or_default() += 1;
+                }
+            }
+        }
+    }
+    for (at, n) in learnt_at {
+        match lesson.thresholds.iter_mut().find(|(m, _)| *m == at) {
+            Some((_, k)) => *k += n,
+            None => lesson.thresholds.push((at, n)),
+        }
+    }
+}
+
+/// What a partner at the read `inst` must satisfy for the trace to go on from the read
+/// as `pre` (states at the read, over the trace's current values) says: each disjunct
+/// of `pre` that constrains a read's temporary, with the temporary standing for the
+/// partner's cell and the index for its ghost, the trace's own values projected out.
+fn partner_goal(
+    phat: &Cfg,
+    inst: &crate::cfg::InstRead,
+    pre: &[Conj],
+    deadline: &Deadline,
+) -> Vec<Conj> {
+    use crate::domain::encode::{flatten, flatten_size};
+    if flatten_size(&inst.index) != 1 {
+        return Vec::new();
+    }
+    let mut fresh = Fresh::new(2 * phat.vars.len() as u32);
+    let cases = flatten(&inst.index, &entry_dim, &mut fresh);
+    let [(guards, index)] = cases.as_slice() else {
+        return Vec::new();
+    };
+    if !guards.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for d in pre {
+        let dims = d.dims();
+        if !inst.reads.iter().any(|(_, t)| dims.contains(&cur_dim(*t))) {
+            continue;
+        }
+        // The trace's values move to the entry dimensions, the partner's are current.
+        let mut c = d.rename(&|x| Dim(x.0 & !1));
+        c.add(&Constraint::eq(&LinExpr::var(cur_dim(inst.ghost)), index));
+        for (cell, temp) in &inst.reads {
+            c.add(&Constraint::eq(
+                &LinExpr::var(cur_dim(*cell)),
+                &LinExpr::var(entry_dim(*temp)),
+            ));
+        }
+        let trace: Vec<Dim> = c.dims().into_iter().filter(|x| x.0 % 2 == 0).collect();
+        let p = c.project_out_within(&trace, deadline);
+        if !p.is_empty() && !p.constraints().is_empty() {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// Every widening point with a widened fact on `paths` widens later: a partitioned loop
@@ -614,8 +739,21 @@ fn suffix_preimage(
     solvers: &Solvers,
     deadline: &Deadline,
 ) -> Option<Vec<Conj>> {
+    path_preimage(phat, nodes, None, solvers, deadline)
+}
+
+/// The states at `nodes[0]` from which the path `nodes` can be taken in `phat` to end
+/// in one of the states `goal` at its last node (before that node's step), or, without
+/// a goal, at the error node; `None` as for [`suffix_preimage`].
+fn path_preimage(
+    phat: &Cfg,
+    nodes: &[NodeId],
+    goal: Option<&[Conj]>,
+    solvers: &Solvers,
+    deadline: &Deadline,
+) -> Option<Vec<Conj>> {
     let (&first, _) = nodes.split_first()?;
-    if *nodes.last()? != ERROR_NODE {
+    if goal.is_none() && *nodes.last()? != ERROR_NODE {
         return None;
     }
     let mut dom = DlcDomain::new(Arc::clone(solvers), deadline.clone());
@@ -643,6 +781,14 @@ fn suffix_preimage(
             return None;
         }
         states = out;
+    }
+    if let Some(goal) = goal {
+        states = states
+            .iter()
+            .flat_map(|s| goal.iter().map(move |g| s.conj.and(g)))
+            .filter(|c| !c.is_empty())
+            .map(Fact::from)
+            .collect();
     }
     // Over the snapshot: eliminate the current values, then rename entry → current.
     let back: BTreeMap<Dim, Dim> = scope.iter().map(|v| (entry_dim(*v), cur_dim(*v))).collect();
