@@ -441,7 +441,7 @@ impl<'a> Cegar<'a> {
         Break(Outcome::Unknown(GiveUp::NoProgress(format!(
             "the abstract error trace ({} steps) is infeasible and went through widened facts, \
              but refining the widening made no progress (delays at their maximum {MAX_DELAY}, \
-             no new thresholds)",
+             disjunct bounds at theirs, no new thresholds)",
             trace.path.len()
         ))))
     }

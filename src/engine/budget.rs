@@ -69,6 +69,8 @@ pub struct Widening {
     pub delays: BTreeMap<NodeId, u32>,
     /// The disjunct bound per widening point.
     pub max_disjuncts: usize,
+    /// Per-point disjunct bounds (raised by the refinement of the widening).
+    pub disjunct_bounds: BTreeMap<NodeId, usize>,
     /// Partitioned loop heads (with partition atoms, [`crate::domain::RelDomain::split`])
     /// that keep disjuncts per partition cell. Every other one keeps one growing fact per
     /// cell: a new part is joined with the cell's fact instead of starting a disjunct of
@@ -96,6 +98,7 @@ impl Default for Widening {
             delay: DEFAULT_DELAY,
             delays: BTreeMap::new(),
             max_disjuncts: DEFAULT_MAX_DISJUNCTS,
+            disjunct_bounds: BTreeMap::new(),
             disjunctive: BTreeSet::new(),
             on_divergence: false,
             exact_at: BTreeSet::new(),
@@ -115,6 +118,14 @@ impl Widening {
     /// The delay at `n`.
     pub fn delay_at(&self, n: NodeId) -> u32 {
         self.delays.get(&n).copied().unwrap_or(self.delay)
+    }
+
+    /// The disjunct bound at `n`.
+    pub fn disjunct_bound_at(&self, n: NodeId) -> usize {
+        self.disjunct_bounds
+            .get(&n)
+            .copied()
+            .unwrap_or(self.max_disjuncts)
     }
 
     /// Whether `n`, if it is a partitioned loop head, keeps one fact per partition cell.

@@ -20,7 +20,7 @@ impl<D: RelDomain> Engine<'_, D> {
         origin: Origin,
     ) -> Option<FactId> {
         let w = &self.budget.widening;
-        let (delay, bound) = (w.delay_at(n), w.max_disjuncts);
+        let (delay, bound) = (w.delay_at(n), w.disjunct_bound_at(n));
         if self.points.kind[n] == PointKind::LoopHead
             && w.merges_cells_at(n)
             && self.dom.partitioned(n)

@@ -28,6 +28,8 @@ pub struct WideningLesson {
     /// Partitioned loop heads that keep disjuncts per partition cell from now on
     /// ([`Widening::disjunctive`]).
     pub disjunctive: Vec<NodeId>,
+    /// Widening points whose disjunct bound was raised, with the new bound.
+    pub disjuncts: Vec<(NodeId, usize)>,
 }
 
 impl WideningLesson {
@@ -37,6 +39,7 @@ impl WideningLesson {
             || !self.thresholds.is_empty()
             || !self.splits.is_empty()
             || !self.disjunctive.is_empty()
+            || !self.disjuncts.is_empty()
     }
 
     /// Whether the only thing learnt is longer delays.
@@ -45,6 +48,7 @@ impl WideningLesson {
             && self.thresholds.is_empty()
             && self.splits.is_empty()
             && self.disjunctive.is_empty()
+            && self.disjuncts.is_empty()
     }
 }
 
@@ -106,6 +110,9 @@ impl Learnt {
         }
     }
 }
+
+/// Disjunct bounds are not raised beyond this.
+pub const MAX_DISJUNCT_BOUND: usize = 16 * crate::engine::DEFAULT_MAX_DISJUNCTS;
 
 /// Delays are not raised beyond this (then only thresholds can make progress).
 pub const MAX_DELAY: u32 = 256;
@@ -434,32 +441,48 @@ fn partner_goal(
 /// Every widening point with a widened fact on `paths` widens later: a partitioned loop
 /// head that merged its cells' facts keeps disjuncts from now on, at the same delay (which
 /// then counts visits along a chain again); a second time, or elsewhere, the delay doubles
-/// (and exceeds the chain that was widened), up to [`MAX_DELAY`].
+/// (and exceeds the chain that was widened), up to [`MAX_DELAY`]. A fact enlarged before
+/// its chain reached the delay was merged at the disjunct bound, not widened (a longer
+/// delay would change nothing): there the bound doubles instead, up to
+/// [`MAX_DISJUNCT_BOUND`].
 fn widen_later(
     tab: &Tabulation<Fact>,
     paths: &[Vec<FactId>],
     widening: &mut Widening,
     lesson: &mut WideningLesson,
 ) {
-    let mut seen = BTreeSet::new();
+    // Per point, in the order of the paths: the first widened fact's depth, and whether
+    // one of them was merged before the delay.
+    let mut points: Vec<(NodeId, u32, bool)> = Vec::new();
     for r in paths
         .iter()
         .flatten()
         .map(|f| tab.fact(*f))
         .filter(|r| r.widened)
     {
-        if !seen.insert(r.node) {
+        let merged = r.depth < widening.delay_at(r.node);
+        match points.iter_mut().find(|p| p.0 == r.node) {
+            Some(p) => p.2 |= merged,
+            None => points.push((r.node, r.depth, merged)),
+        }
+    }
+    for (n, depth, merged) in points {
+        if widening.merges_cells_at(n) && widening.disjunctive.insert(n) {
+            lesson.disjunctive.push(n);
             continue;
         }
-        if widening.merges_cells_at(r.node) && widening.disjunctive.insert(r.node) {
-            lesson.disjunctive.push(r.node);
+        let bound = widening.disjunct_bound_at(n);
+        if merged && bound < MAX_DISJUNCT_BOUND {
+            let new = (2 * bound).min(MAX_DISJUNCT_BOUND);
+            widening.disjunct_bounds.insert(n, new);
+            lesson.disjuncts.push((n, new));
             continue;
         }
-        let old = widening.delay_at(r.node);
-        let new = (2 * old).max(r.depth + 1).min(MAX_DELAY);
+        let old = widening.delay_at(n);
+        let new = (2 * old).max(depth + 1).min(MAX_DELAY);
         if new > old {
-            widening.delays.insert(r.node, new);
-            lesson.delays.push((r.node, new));
+            widening.delays.insert(n, new);
+            lesson.delays.push((n, new));
         }
     }
 }
