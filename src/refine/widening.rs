@@ -161,7 +161,7 @@ pub fn refine_widening(
     learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
     // Widen later only when nothing new was learnt to widen better with.
     if !lesson.is_progress() {
-        widen_later(tab, &paths, widening, &mut lesson);
+        widen_later(phat, tab, &paths, widening, &mut lesson);
     }
     lesson
 }
@@ -443,9 +443,11 @@ fn partner_goal(
 /// then counts visits along a chain again); a second time, or elsewhere, the delay doubles
 /// (and exceeds the chain that was widened), up to [`MAX_DELAY`]. A fact enlarged before
 /// its chain reached the delay was merged at the disjunct bound, not widened (a longer
-/// delay would change nothing): there the bound doubles instead, up to
-/// [`MAX_DISJUNCT_BOUND`].
+/// delay would change nothing): at a loop head the bound doubles instead, up to
+/// [`MAX_DISJUNCT_BOUND`]. (At a recursive procedure's entry or exit a merge is widened
+/// by its partner at once, and the delay is what refines it.)
 fn widen_later(
+    phat: &Cfg,
     tab: &Tabulation<Fact>,
     paths: &[Vec<FactId>],
     widening: &mut Widening,
@@ -466,13 +468,14 @@ fn widen_later(
             None => points.push((r.node, r.depth, merged)),
         }
     }
+    let kinds = crate::engine::Points::of(phat).kind;
     for (n, depth, merged) in points {
         if widening.merges_cells_at(n) && widening.disjunctive.insert(n) {
             lesson.disjunctive.push(n);
             continue;
         }
         let bound = widening.disjunct_bound_at(n);
-        if merged && bound < MAX_DISJUNCT_BOUND {
+        if merged && kinds[n] == crate::engine::PointKind::LoopHead && bound < MAX_DISJUNCT_BOUND {
             let new = (2 * bound).min(MAX_DISJUNCT_BOUND);
             widening.disjunct_bounds.insert(n, new);
             lesson.disjuncts.push((n, new));
