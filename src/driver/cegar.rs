@@ -193,8 +193,9 @@ impl<'a> Cegar<'a> {
     /// decides them and gives the cell refinement precise traces; the ones that would
     /// take as many steps as their bound are widened, whatever the bound. Its budget
     /// ([`ADAPTIVE_STEPS`], [`ADAPTIVE_WORK`] units of work, and [`ADAPTIVE_TIME`] of CPU
-    /// behind them) is a safety net for chains that grow without a repeated shift. `None` if widening is off, or if this or an earlier
-    /// adaptive tabulation ran out of its budget (then every later one widens everywhere).
+    /// behind them) is a safety net for chains that grow without a repeated shift. `None`
+    /// if widening is off, or if this or an earlier adaptive tabulation ran out of its
+    /// budget (then every later one widens everywhere).
     fn adaptive_first(
         &mut self,
         phat: &Cfg,

@@ -299,17 +299,29 @@ fn learn_from_suffix(
         lesson.splits.push((at, added));
     }
     if let Some(pre) = pre {
-        let known = learnt.thresholds.entry(at).or_default();
-        let before = known.len();
-        for c in pre.iter().flat_map(|d| d.half_constraints()) {
-            for t in threshold_family(&c) {
-                if !known.contains(&t) {
-                    known.push(t);
-                }
-            }
+        learn_thresholds(at, &pre, learnt, lesson);
+    }
+}
+
+/// Learn the threshold families of the constraints of `pre` (states at widening point
+/// `at`) there, counting the new ones in `lesson`.
+fn learn_thresholds(at: NodeId, pre: &[Conj], learnt: &mut Learnt, lesson: &mut WideningLesson) {
+    let known = learnt.thresholds.entry(at).or_default();
+    let before = known.len();
+    for t in pre
+        .iter()
+        .flat_map(|d| d.half_constraints())
+        .flat_map(|c| threshold_family(&c))
+    {
+        if !known.contains(&t) {
+            known.push(t);
         }
-        if known.len() > before {
-            lesson.thresholds.push((at, known.len() - before));
+    }
+    let added = known.len() - before;
+    if added > 0 {
+        match lesson.thresholds.iter_mut().find(|(m, _)| *m == at) {
+            Some((_, k)) => *k += added,
+            None => lesson.thresholds.push((at, added)),
         }
     }
 }
@@ -357,7 +369,6 @@ fn learn_from_partners(
             goals.push((partner, need));
         }
     }
-    let mut learnt_at: BTreeMap<NodeId, usize> = BTreeMap::new();
     for (partner, goal) in goals {
         let path = tab.path_facts(partner);
         let mut last_visit: BTreeMap<NodeId, usize> = BTreeMap::new();
@@ -371,23 +382,7 @@ fn learn_from_partners(
             let Some(pre) = path_preimage(phat, &nodes, Some(&goal), solvers, deadline) else {
                 continue;
             };
-            let known = learnt.thresholds.entry(at).or_default();
-            for t in pre
-                .iter()
-                .flat_map(|d| d.half_constraints())
-                .flat_map(|c| threshold_family(&c))
-            {
-                if !known.contains(&t) {
-                    known.push(t);
-                    *learnt_at.entry(at).or_default() += 1;
-                }
-            }
-        }
-    }
-    for (at, n) in learnt_at {
-        match lesson.thresholds.iter_mut().find(|(m, _)| *m == at) {
-            Some((_, k)) => *k += n,
-            None => lesson.thresholds.push((at, n)),
+            learn_thresholds(at, &pre, learnt, lesson);
         }
     }
 }
