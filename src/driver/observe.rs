@@ -242,6 +242,7 @@ impl Observer for DebugLog {
             "widening refinement: {lesson:?}; splits now {:?}",
             learnt.splits
         );
+        tracing::trace!("thresholds now {:?}", learnt.thresholds);
     }
 
     fn unrolled(&mut self, points: &[NodeId]) {
