@@ -3,19 +3,11 @@
 
 mod common;
 
-use common::{header, lp_dir, sources};
+use common::{header, lp_dir, sources, TEST_MEMORY_MB};
 use lpmc::Verdict;
 use lpmc::{bmc, BmcOptions, BmcReport, Unwind};
 use std::path::Path;
 use std::process::Command;
-
-/// The memory budget of the engines these tests run. `--memory` bounds the resident memory
-/// of the whole process, and this test process runs several engines at once (one per test
-/// thread). A solver call that outlives its engine's deadline also stays: cvc5 does not
-/// poll its time limit while it pre-registers the array terms of a large merged formula
-/// (tens of seconds and over a GB at bound 1024 on `forall/copy_const.lp`). Under the
-/// default budget, those neighbours can push a run over it and make it UNKNOWN.
-const TEST_MEMORY_MB: Option<u64> = Some(16 * 1024);
 
 fn run_file(path: &Path, k: u32, timeout_s: f64) -> BmcReport {
     run_file_mode(path, k, timeout_s, lpmc::BmcMode::Auto)

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{header, lp_dir, sources, svcomp_expected};
+use common::{header, lp_dir, sources, svcomp_expected, TEST_MEMORY_MB};
 use lpmc::Verdict;
 use lpmc::{CheckOptions, Report};
 use std::path::Path;
@@ -18,6 +18,7 @@ fn check(path: &Path) -> Report {
         &loaded,
         &CheckOptions {
             timeout_s: Some(60.0),
+            memory_mb: TEST_MEMORY_MB,
             ..Default::default()
         },
     )
@@ -56,6 +57,7 @@ fn check_portfolio(path: &Path) -> Report {
         &loaded,
         &CheckOptions {
             timeout_s: Some(60.0),
+            memory_mb: TEST_MEMORY_MB,
             ..Default::default()
         },
         lpmc::EngineChoice::All,

@@ -6,6 +6,15 @@ pub mod gen;
 
 use std::path::{Path, PathBuf};
 
+/// The memory budget of the engines that tests run in-process over many programs.
+/// `--memory` bounds the resident memory of the whole process, and a test process runs
+/// several engines at once (one per test thread). A solver call that outlives its
+/// engine's deadline stays too: cvc5 does not poll its time limit while it pre-registers
+/// the array terms of a large merged bmc formula (tens of seconds and over a GB at bound
+/// 1024 on `forall/copy_const.lp`). Under the default budget, those neighbours can push
+/// an unrelated run over it and make it UNKNOWN.
+pub const TEST_MEMORY_MB: Option<u64> = Some(16 * 1024);
+
 /// The shared benchmarks: `$LPMC_BENCHMARKS` if set, else `../shared/benchmarks` beside
 /// the repository (or beside a worktree's parent). `None` on a fresh clone without them:
 /// the caller then skips, after [`skip`] printed one line saying so.
