@@ -144,12 +144,11 @@ impl Deadline {
 
     /// A deadline for a part of the work done by the calling thread: expires once this
     /// thread has done `units` more units of work ([`add_work`]: simplex pivots and checks,
-    /// Fourier–Motzkin eliminations, and the engine's fact comparisons, weighted by their
-    /// size), or at `self`, and is
-    /// cancelled with `self`. The count is the same on every machine and under any
-    /// load, so a phase bounded this way ends at the same point of its work everywhere:
-    /// what it decides does not depend on the machine's speed. Only the thread that made
-    /// it may poll it.
+    /// Fourier–Motzkin eliminations, arithmetic on big numbers, and the engine's fact
+    /// comparisons, weighted by their size), or at `self`, and is cancelled with `self`.
+    /// The count is the same on every machine and under any load, so a phase bounded this
+    /// way ends at the same point of its work everywhere: what it decides does not depend
+    /// on the machine's speed. Only the thread that made it may poll it.
     pub fn sub_work(&self, units: u64) -> Deadline {
         let at = work_done().saturating_add(units);
         Deadline {

@@ -26,9 +26,13 @@ const HULL_MAX_DIMS: usize = 24;
 /// [`Conj::weak_join`].
 const HULL_MAX_ROWS: usize = 32;
 
-/// Time for one hull's projection; past it the hull falls back to [`Conj::weak_join`]
-/// (Fourier–Motzkin on the hull system can blow up).
-const HULL_BUDGET: std::time::Duration = std::time::Duration::from_millis(20);
+/// Work for one hull's projection ([`crate::limits::add_work`]: eliminations, simplex
+/// pivots and big-number arithmetic, weighted by size); past it the hull falls back to
+/// [`Conj::weak_join`] (Fourier–Motzkin on the hull system can blow up). A count, not a
+/// time, so that which hulls are exact does not depend on the machine's speed or load.
+/// About 20 ms at the median rate of the hulls of lp-programs/ and ../shared/benchmarks
+/// that take over 2 ms (3840 units per ms; the rates spread from 2000 to 8650).
+const HULL_WORK: u64 = 80_000;
 
 impl Conj {
     /// The same constraints over `domain` (tightened when that is [`Domain::Int`]).
@@ -84,7 +88,9 @@ impl Conj {
 
     /// The closed convex hull of `self ∪ other` over the rationals, tightened to the
     /// integers in [`Domain::Int`]. Falls back to [`Conj::weak_join`] (a superset) when
-    /// the operands have more than [`HULL_MAX_DIMS`] dimensions or the deadline expires.
+    /// the operands have more than [`HULL_MAX_DIMS`] dimensions or [`HULL_MAX_ROWS`] rows,
+    /// when the projection takes more than [`HULL_WORK`] units of work, or when the
+    /// deadline expires.
     pub fn hull_within(&self, other: &Conj, deadline: &Deadline) -> Conj {
         if self.is_empty() {
             return other.clone();
@@ -140,10 +146,7 @@ impl Conj {
             sys.add(&Constraint::new(e, Rel::Le));
         }
         let elim: Vec<Dim> = y.values().copied().chain([lambda]).collect();
-        let own = match deadline.remaining() {
-            Some(r) if r < HULL_BUDGET => Deadline::after(r),
-            _ => Deadline::after(HULL_BUDGET),
-        };
+        let own = deadline.sub_work(HULL_WORK);
         let p = sys.project_out_within(&elim, &own);
         if own.expired() {
             return self.weak_join(other);

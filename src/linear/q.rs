@@ -256,9 +256,21 @@ impl Q {
         }
     }
 
-    /// An operation over [`BigRational`], for values not both small.
+    /// An operation over [`BigRational`], for values not both small. Counted as work
+    /// ([`crate::limits::add_work`]) by the product of the operands' sizes in 64-bit
+    /// words: the reduction's gcd takes time quadratic in the sizes, and on values this
+    /// large it is where the time of an exact projection goes.
     fn big(a: &Q, b: &Q, f: impl FnOnce(BigRational, BigRational) -> BigRational) -> Q {
+        crate::limits::add_work(a.words() * b.words());
         Q::from_big(f(a.to_big(), b.to_big()))
+    }
+
+    /// The size of the value in 64-bit words (numerator and denominator).
+    fn words(&self) -> u64 {
+        match &self.0 {
+            Repr::Small(..) => 2,
+            Repr::Big(b) => (b.numer().bits() + b.denom().bits()) / 64 + 2,
+        }
     }
 
     fn add_ref(a: &Q, b: &Q) -> Q {

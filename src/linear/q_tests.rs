@@ -186,3 +186,32 @@ fn limits() {
     assert_eq!(Q::ratio(i64::MIN, i64::MIN), one);
     assert_eq!(std::mem::size_of::<Q>(), 16);
 }
+
+/// Arithmetic on big values counts as work in proportion to the operands' sizes, so that a
+/// work budget ([`crate::limits::Deadline::sub_work`]) ends a projection whose numbers grow
+/// at the same point on every machine; arithmetic on small values counts nothing.
+#[test]
+fn big_arithmetic_counts_work_by_size() {
+    let small = Q::from_i64(3);
+    let before = crate::limits::work_done();
+    let _ = &small * &small + &small;
+    assert_eq!(
+        crate::limits::work_done(),
+        before,
+        "small arithmetic is not counted"
+    );
+    let word = Q::from_integer(BigInt::one() << 64);
+    let huge = Q::from_integer(BigInt::one() << 640);
+    let before = crate::limits::work_done();
+    let _ = &word * &word;
+    let after_word = crate::limits::work_done() - before;
+    let before = crate::limits::work_done();
+    let _ = &huge * &huge;
+    let after_huge = crate::limits::work_done() - before;
+    assert!(after_word > 0, "a big product is counted");
+    // 641 bits against 65: several times the words, the square of that in work.
+    assert!(
+        after_huge > 10 * after_word,
+        "work grows with the square of the size: {after_word} vs {after_huge}"
+    );
+}
