@@ -58,9 +58,9 @@ pub const ADAPTIVE_STEPS: u64 = 2500;
 
 /// ... and on this many units of work of the checking thread ([`crate::limits::add_work`]:
 /// simplex pivots and checks, Fourier–Motzkin eliminations, arithmetic on big numbers,
-/// the engine's comparisons of a new fact with those at its node), a safety net: an exact tabulation's entailment
-/// checks grow with the number of disjuncts at a node, so long exact runs get slow before
-/// they run out of steps. A count of work, not a time, so that where the phase gives up,
+/// the engine's comparisons of a new fact with those at its node), a safety net: an exact
+/// tabulation's entailment checks grow with the number of disjuncts at a node, so long
+/// exact runs get slow before they run out of steps. A count of work, not a time, so that where the phase gives up,
 /// and so the verdict, is the same on every machine and under any load. About 600 ms of
 /// CPU on the programs of lp-programs/ and ../shared (the median rate; the rates spread
 /// over 0.3–2× of it; measured before big-number arithmetic counted, which adds work only
