@@ -79,6 +79,23 @@ pub trait RelDomain {
         vec![self.forget(f, &read.temps())]
     }
 
+    /// Which group of partners fact `f` (a fact at node `n`, which has the instantiated
+    /// read `read`) belongs to, when the read rule has too many facts at `n` to pair
+    /// each with each: the engine then pairs every state with one cover per group (a
+    /// join of the group's facts), which contains every partner of the group. Facts
+    /// whose partners are told apart by the key keep what distinguishes them (`a_k ≤ 0`
+    /// where `k < i`, nothing where `k ≥ i`). `None` (the default): no covers; the read
+    /// is then `u`.
+    fn partner_key(
+        &mut self,
+        _cfg: &Cfg,
+        _n: NodeId,
+        _read: &crate::cfg::InstRead,
+        _f: &Self::Fact,
+    ) -> Option<Vec<u8>> {
+        None
+    }
+
     /// The step from `old` to `new`, two facts on one chain at a widening point, when
     /// `new` is `old` translated: every constraint of one is a constraint of the other with
     /// both bounds moved by the same amount, and some moved. `None` otherwise (and by

@@ -13,6 +13,10 @@ use crate::ids::{IndexVec, NodeId, ProcId, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
+/// The partner covers of a saturated read node: per group key, the cover and the joins it
+/// has taken.
+pub(super) type Covers<F> = BTreeMap<Vec<u8>, (F, u32)>;
+
 /// The state of one tabulation.
 pub(super) struct Engine<'a, D: RelDomain> {
     pub(super) cfg: &'a Cfg,
@@ -37,6 +41,11 @@ pub(super) struct Engine<'a, D: RelDomain> {
     /// Facts at nodes with an instantiated read that a later fact there contains: the
     /// read rule pairs that later fact instead (its instantiations contain theirs).
     pub(super) inst_covered: BTreeSet<FactId>,
+    /// At saturated read nodes: the partner covers, per group key, with the joins each
+    /// has taken ([`Engine::cover_pairs`]).
+    pub(super) inst_covers: BTreeMap<NodeId, Covers<D::Fact>>,
+    /// Saturated read nodes without covers (the domain has none): the read is `u`.
+    pub(super) inst_free: BTreeSet<NodeId>,
     /// Without widening, at widening points: the shift from each fact's ancestor and how
     /// many equal shifts in a row end at it ([`super::Widening::on_divergence`]).
     shifts: BTreeMap<FactId, (Shift, u32)>,
@@ -83,6 +92,8 @@ impl<'a, D: RelDomain> Engine<'a, D> {
             points: Points::of(cfg),
             inst_saturated: BTreeSet::new(),
             inst_covered: BTreeSet::new(),
+            inst_covers: BTreeMap::new(),
+            inst_free: BTreeSet::new(),
             shifts: BTreeMap::new(),
             diverging: BTreeSet::new(),
         }

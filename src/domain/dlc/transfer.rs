@@ -263,6 +263,51 @@ impl RelDomain for DlcDomain {
             .collect()
     }
 
+    /// The key is, for each ghost of the read and each variable of the node's scope
+    /// (its globals, formals, locals and sizes), the relation between them that `f`
+    /// entails (`<`, `=`, `>`, `≤`, `≥` or none): the index partition of the array
+    /// analyses (Gopan–Reps–Sagiv, POPL 2005; Halbwachs–Péron, PLDI 2008), which keeps
+    /// the cells a loop has done apart from those it has not.
+    fn partner_key(
+        &mut self,
+        cfg: &Cfg,
+        n: NodeId,
+        read: &crate::cfg::InstRead,
+        f: &Fact,
+    ) -> Option<Vec<u8>> {
+        use crate::sema::VarKind;
+        let ghosts: Vec<VarId> = std::iter::once(read.ghost)
+            .chain(read.second.iter().map(|s| s.ghost))
+            .collect();
+        let present = f.conj.dims();
+        let mut key = Vec::new();
+        for v in cfg.in_scope(n) {
+            if !matches!(
+                cfg.vars[v].kind,
+                VarKind::Global | VarKind::Formal(_) | VarKind::Local(_) | VarKind::ArraySize(_)
+            ) {
+                continue;
+            }
+            for g in &ghosts {
+                if !present.contains(&cur_dim(v)) || !present.contains(&cur_dim(*g)) {
+                    key.push(0);
+                    continue;
+                }
+                let (kg, kv) = (LinExpr::var(cur_dim(*g)), LinExpr::var(cur_dim(v)));
+                let rels = [
+                    Constraint::lt(&kg, &kv),
+                    Constraint::eq(&kg, &kv),
+                    Constraint::gt(&kg, &kv),
+                    Constraint::le(&kg, &kv),
+                    Constraint::ge(&kg, &kv),
+                ];
+                let code = rels.iter().position(|c| f.conj.implies(c));
+                key.push(code.map_or(0, |i| i as u8 + 1));
+            }
+        }
+        Some(key)
+    }
+
     fn forget_entry(&mut self, f: &Fact, vars: &[VarId]) -> Fact {
         let dims: Vec<Dim> = vars
             .iter()
