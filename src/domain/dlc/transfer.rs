@@ -294,15 +294,28 @@ impl RelDomain for DlcDomain {
                     continue;
                 }
                 let (kg, kv) = (LinExpr::var(cur_dim(*g)), LinExpr::var(cur_dim(v)));
-                let rels = [
-                    Constraint::lt(&kg, &kv),
-                    Constraint::eq(&kg, &kv),
-                    Constraint::gt(&kg, &kv),
-                    Constraint::le(&kg, &kv),
-                    Constraint::ge(&kg, &kv),
-                ];
-                let code = rels.iter().position(|c| f.conj.implies(c));
-                key.push(code.map_or(0, |i| i as u8 + 1));
+                // Codes 1–5 for `<`, `=`, `>`, `≤`, `≥`, the strongest that holds; two
+                // or three entailment checks (most variables are unrelated to the ghost:
+                // neither `≤` nor `≥`).
+                let implies = |c: Constraint| f.conj.implies(&c);
+                let code = if implies(Constraint::le(&kg, &kv)) {
+                    if implies(Constraint::lt(&kg, &kv)) {
+                        1
+                    } else if implies(Constraint::ge(&kg, &kv)) {
+                        2
+                    } else {
+                        4
+                    }
+                } else if implies(Constraint::ge(&kg, &kv)) {
+                    if implies(Constraint::gt(&kg, &kv)) {
+                        3
+                    } else {
+                        5
+                    }
+                } else {
+                    0
+                };
+                key.push(code);
             }
         }
         Some(key)
