@@ -283,3 +283,43 @@ fn forall_seed_programs_are_proved_or_open() {
     assert!(proved.len() >= 18, "only {proved:?} proved");
     assert!(proved.iter().any(|n| n == "copy_const.lp"), "{proved:?}");
 }
+
+/// A read whose index is dead before a later read of the same cell (`m = a[lo]; for (j =
+/// lo; j < hi; j++) assert(m <= a[j])`): the read rule takes the later read's value from
+/// a partner that agrees on the live variables only, a run with another `lo`, and the
+/// shortest abstract error (at `j == lo`) is spurious with no cell to add. The refinement
+/// keeps `lo` from then on, and the CEGAR engine alone finds the real error (a later `j`),
+/// in every variant: bound, global array, `while`, count-down, procedure, C.
+#[test]
+fn a_dead_read_index_is_kept_when_partners_of_other_runs_make_the_trace_spurious() {
+    for name in [
+        "first_scan_unsafe.lp",
+        "first_scan_global_unsafe.lp",
+        "first_scan_down_unsafe.lp",
+        "first_scan_late_unsafe.lp",
+        "first_scan_proc_unsafe.lp",
+        "slice_min_scan_unsafe.c",
+    ] {
+        let p = lp_dir().join(name);
+        assert_eq!(
+            common::header(&p, "expect").as_deref(),
+            Some("unsafe"),
+            "{name}"
+        );
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::check(&loaded, &opts);
+        assert_eq!(
+            r.verdict(),
+            Verdict::Unsafe,
+            "{name}: {}",
+            r.outcome.reason()
+        );
+        let t = r.outcome.counterexample().expect("trace");
+        assert!(!t.steps.is_empty(), "{name}: empty trace");
+    }
+}

@@ -16,8 +16,8 @@ use crate::ids::NodeId;
 use crate::invariant::invariant_map;
 use crate::limits::Deadline;
 use crate::refine::{
-    add_new, ghost_splits, refine, refine_widening, var_keys, Learnt, Refinement, MAX_DELAY,
-    MAX_PARTNER_PATHS,
+    add_new, ghost_splits, refine, refine_widening, stale_partner_vars, var_keys, Learnt,
+    Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
 };
 use crate::report::{assumed_no_overflow, counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
@@ -65,6 +65,9 @@ pub(super) struct Cegar<'a> {
     /// Whether the facts carry congruences even where no residue is tested: turned on
     /// when a spurious trace leaves nothing else to refine.
     congruences: bool,
+    /// Variables the facts keep where they are dead, so that the read rule tells runs
+    /// apart ([`crate::refine::stale_partner_vars`]).
+    keep_live: BTreeSet<crate::ids::VarId>,
 }
 
 impl<'a> Cegar<'a> {
@@ -93,6 +96,7 @@ impl<'a> Cegar<'a> {
             adaptive: false,
             progress: Progress::default(),
             congruences: false,
+            keep_live: BTreeSet::new(),
         }
     }
 
@@ -153,6 +157,7 @@ impl<'a> Cegar<'a> {
         let mut budget = self.opts.budget.clone().unwrap_or_default();
         budget.deadline = self.deadline.clone();
         budget.widening = self.widening.clone();
+        budget.keep_live = self.keep_live.clone();
         let mut dom = DlcDomain::new(Arc::clone(self.solvers), self.deadline.clone());
         dom.learnt = self.learnt.thresholds.clone();
         dom.splits = self.learnt.splits.clone();
@@ -288,7 +293,8 @@ impl<'a> Cegar<'a> {
     }
 
     /// Learn from a spurious trace: array cells its unsat core fixes; else, if it went
-    /// through no widened fact, a second ghost; else a refinement of the widening.
+    /// through no widened fact, a second ghost, or dead read indices kept, or
+    /// congruences; else a refinement of the widening (and those after it).
     fn refine(
         &mut self,
         phat: &Cfg,
@@ -303,7 +309,10 @@ impl<'a> Cegar<'a> {
             return Continue(());
         }
         if !went_through_widening(tab, err) {
-            if self.add_second_ghost(obs) || self.add_congruences(phat) {
+            if self.add_second_ghost(obs)
+                || self.add_keep_live(phat, trace, core)
+                || self.add_congruences(phat)
+            {
                 return Continue(());
             }
             return Break(Outcome::Unknown(GiveUp::NoProgress(
@@ -319,7 +328,26 @@ impl<'a> Cegar<'a> {
                 },
             )));
         }
-        self.refine_widening(phat, tab, err, trace, obs)
+        self.refine_widening(phat, tab, err, trace, core, obs)
+    }
+
+    /// The core's reads got values from partners of other runs, told apart by a variable
+    /// the facts forgot: keep it from now on. Whether there was such a variable.
+    fn add_keep_live(&mut self, phat: &Cfg, trace: &Trace, core: &[usize]) -> bool {
+        let new = stale_partner_vars(phat, trace, core, &self.keep_live);
+        if new.is_empty() {
+            return false;
+        }
+        tracing::debug!(
+            "refinement: keep {} where an instantiated read follows",
+            new.iter()
+                .map(|v| phat.vars[*v].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.keep_live.extend(new);
+        self.progress.refinements += 1;
+        true
     }
 
     /// Add the array cells the unsat core fixes (or symbolic cells for the arrays it
@@ -399,6 +427,7 @@ impl<'a> Cegar<'a> {
         tab: &Tabulation<Fact>,
         err: FactId,
         trace: &Trace,
+        core: &[usize],
         obs: &mut impl Observer,
     ) -> ControlFlow<Outcome> {
         if self.progress.widening_refinements >= self.max_refinements {
@@ -436,7 +465,10 @@ impl<'a> Cegar<'a> {
             self.progress.widening_refinements += 1;
             return Continue(());
         }
-        if self.add_second_ghost(obs) || self.add_congruences(phat) {
+        if self.add_second_ghost(obs)
+            || self.add_keep_live(phat, trace, core)
+            || self.add_congruences(phat)
+        {
             return Continue(());
         }
         Break(Outcome::Unknown(GiveUp::NoProgress(format!(

@@ -2,7 +2,7 @@
 //! ([`StopReason`]), and the widening policy ([`Widening`]).
 
 use super::{FactId, DEFAULT_DELAY, DEFAULT_MAX_DISJUNCTS};
-use crate::ids::NodeId;
+use crate::ids::{NodeId, VarId};
 use crate::limits::{Deadline, Exhausted};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -36,6 +36,9 @@ pub struct Budget {
     /// Where and when to widen (default: at every widening point after
     /// [`DEFAULT_DELAY`] visits).
     pub widening: Widening,
+    /// Variables kept wherever an instantiated read in their scope may follow, even where
+    /// dead ([`super::live_vars`]).
+    pub keep_live: BTreeSet<VarId>,
 }
 
 impl Default for Budget {
@@ -45,6 +48,7 @@ impl Default for Budget {
             max_facts: 100_000,
             deadline: Deadline::none(),
             widening: Widening::default(),
+            keep_live: BTreeSet::new(),
         }
     }
 }

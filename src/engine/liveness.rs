@@ -8,8 +8,10 @@ use crate::ids::{IndexVec, NodeId, VarId};
 use crate::sema::Expr;
 use std::collections::BTreeSet;
 
-/// The variables live at the start of each node.
-pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
+/// The variables live at the start of each node. The variables of `keep` count as read by
+/// every instantiated read in their scope: a refinement learnt that forgetting them made
+/// the read rule pair a state with partners of other runs.
+pub fn live_vars(cfg: &Cfg, keep: &BTreeSet<VarId>) -> IndexVec<NodeId, BTreeSet<VarId>> {
     let n = cfg.nodes.len();
     let globals: BTreeSet<VarId> = cfg.globals.iter().copied().collect();
     let mut live: Vec<BTreeSet<VarId>> = vec![globals.clone(); n];
@@ -72,6 +74,9 @@ pub fn live_vars(cfg: &Cfg) -> IndexVec<NodeId, BTreeSet<VarId>> {
             if let Some(ps) = inst_preds.get(&node) {
                 for p in ps {
                     inn.extend(live[p.0 as usize].iter().copied());
+                }
+                if !keep.is_empty() {
+                    inn.extend(cfg.in_scope(node).into_iter().filter(|v| keep.contains(v)));
                 }
                 // The read's temporaries are set by the read itself (the instantiation
                 // forgets their old values): dead before it. Kept, a loop would carry

@@ -56,7 +56,7 @@ pub(super) struct Engine<'a, D: RelDomain> {
 
 impl<'a, D: RelDomain> Engine<'a, D> {
     pub(super) fn new(cfg: &'a Cfg, dom: &'a mut D, budget: Budget) -> Self {
-        let live = live_vars(cfg);
+        let live = live_vars(cfg, &budget.keep_live);
         let dead = cfg
             .nodes
             .iter_enumerated()

@@ -256,3 +256,40 @@ fn flows_into(cfg: &Cfg, b: ArrayId) -> Vec<ArrayId> {
     }
     out
 }
+
+/// Variables to keep where they are dead, learnt from the unsat core of an infeasible
+/// trace of the abstraction `phat` (whose nodes are the trace's): the index variables of
+/// an instantiated read in the core that are dead at a later instantiated read in the
+/// core. There the read rule pairs the state with a partner that agrees on the live
+/// variables only, so a partner of another run (another `lo` in `m = a[lo]; j = lo;
+/// assert(m <= a[j])`) gives the later read a value the state's own run excludes. Kept
+/// live, the variable tells the runs apart. The variables not in `keep` already.
+pub fn stale_partner_vars(
+    phat: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    keep: &BTreeSet<crate::ids::VarId>,
+) -> BTreeSet<crate::ids::VarId> {
+    let reads: Vec<NodeId> = core
+        .iter()
+        .filter_map(|&i| t.path.get(i).copied())
+        .filter(|n| phat.inst_reads.contains_key(n))
+        .collect();
+    let mut out = BTreeSet::new();
+    if reads.len() < 2 {
+        return out;
+    }
+    let live = crate::engine::live_vars(phat, keep);
+    for (i, n) in reads.iter().enumerate() {
+        let index_vars = phat.inst_reads[n].index.vars();
+        for later in &reads[i + 1..] {
+            let scope = phat.in_scope(*later);
+            out.extend(
+                index_vars
+                    .iter()
+                    .filter(|v| scope.contains(v) && !live[*later].contains(v) && !keep.contains(v)),
+            );
+        }
+    }
+    out
+}
