@@ -345,7 +345,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     };
     // Every SAFE passes its certificate check before it is reported.
     let outcome = std::mem::replace(&mut report.outcome, Outcome::Unknown(GiveUp::Timeout));
-    report.outcome = certified(loaded, opts, outcome, &solvers, &Deadline::at(limit));
+    report.outcome = certified_on_time(loaded, opts, outcome, &solvers, limit);
     let elapsed = start.elapsed().as_millis();
     report.engines = runs;
     report.time_ms = elapsed;
@@ -418,6 +418,40 @@ pub fn certified(
             cert.reason.unwrap_or_else(|| "no reason given".into()),
         ))
     }
+}
+
+/// [`certified`], answered by the time limit: the check runs on its own thread, and one
+/// that overruns the limit (a solver call that does not stop at its time limit) leaves the
+/// verdict UNKNOWN, on time.
+fn certified_on_time(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+    outcome: Outcome,
+    solvers: &Solvers,
+    limit: Option<Instant>,
+) -> Outcome {
+    let Some(limit) = limit.filter(|_| matches!(outcome, Outcome::Safe(_))) else {
+        return certified(loaded, opts, outcome, solvers, &Deadline::at(limit));
+    };
+    let (tx, rx) = mpsc::channel();
+    let (l, o, s) = (loaded.clone(), opts.clone(), solvers.clone());
+    let spawned = std::thread::Builder::new()
+        .name("lpmc-certify".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || {
+            let _ = tx.send(certified(&l, &o, outcome, &s, &Deadline::at(Some(limit))));
+        });
+    if let Err(e) = spawned {
+        return Outcome::Unknown(GiveUp::Internal(format!(
+            "cannot start the certificate check's thread: {e}"
+        )));
+    }
+    let left = limit.saturating_duration_since(Instant::now());
+    rx.recv_timeout(left + GRACE).unwrap_or_else(|_| {
+        Outcome::Unknown(GiveUp::Certificate(
+            "the check did not end within the time limit".into(),
+        ))
+    })
 }
 
 /// The certificate of a bounded proof ("every path ends within bound K"): it has no

@@ -543,3 +543,16 @@ fn acceleration_keeps_unwinding_proofs_and_finds_deep_errors() {
         }
     }
 }
+
+/// A fixed bound past the first merged bounds (as the certificate of a bounded proof
+/// re-checks it) runs the way the growing schedule runs at that bound: path by path.
+/// break_fill_down_100.lp's paths all end within 128; the merged formula of that bound
+/// has over a thousand states.
+#[test]
+fn a_fixed_bound_runs_as_the_growing_schedule_does_at_that_bound() {
+    let p = lp_dir().join("break_fill_down_100.lp");
+    let r = run_file(&p, 128, 60.0);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
+    assert_eq!(r.states, 0, "a merged formula was built");
+    assert!(r.paths > 0);
+}

@@ -27,7 +27,13 @@ enum Mode {
     Undecided,
     /// Every check answers `sat`, and every value is 0.
     Liar,
+    /// Checks on the certificate check's thread first sleep far past any time limit
+    /// (a solver call that does not stop at its limit); the others pass through.
+    StallCertificate,
 }
+
+/// How long a stalled check sleeps.
+const STALL_S: u64 = 20;
 
 #[derive(Debug)]
 struct Factory {
@@ -62,6 +68,12 @@ impl Wrapped {
             Mode::Count => real(self.inner.as_mut()),
             Mode::Undecided => Ok(SatResult::Unknown(UnknownReason::Incomplete)),
             Mode::Liar => Ok(SatResult::Sat),
+            Mode::StallCertificate => {
+                if std::thread::current().name() == Some("lpmc-certify") {
+                    std::thread::sleep(std::time::Duration::from_secs(STALL_S));
+                }
+                real(self.inner.as_mut())
+            }
         }
     }
 }
@@ -206,4 +218,33 @@ fn a_lying_solver_never_gives_unsafe() {
         );
         assert_ne!(bmc_with(name, &f).verdict(), Verdict::Unsafe, "bmc {name}");
     }
+}
+
+/// `--timeout` is a promise even when a solver call ignores its time limit: a SAFE whose
+/// certificate check overruns the limit is reported UNKNOWN by the limit, with the reason.
+#[test]
+fn a_certificate_check_that_overruns_the_limit_gives_unknown_on_time() {
+    let f = Factory::new(Mode::StallCertificate);
+    let solvers: Solvers = f.clone();
+    let timeout_s = 3.0;
+    let t0 = std::time::Instant::now();
+    let r = lpmc::portfolio(
+        &program("fig1.lp"),
+        &CheckOptions {
+            timeout_s: Some(timeout_s),
+            solvers: Some(solvers),
+            ..CheckOptions::default()
+        },
+        lpmc::EngineChoice::Cegar,
+    );
+    let elapsed = t0.elapsed().as_secs_f64();
+    assert!(
+        matches!(r.outcome, Outcome::Unknown(GiveUp::Certificate(_))),
+        "{}",
+        r.outcome.reason()
+    );
+    assert!(
+        elapsed < timeout_s + (STALL_S as f64 - timeout_s) / 2.0,
+        "answered after {elapsed:.1} s (limit {timeout_s} s, the stalled check sleeps {STALL_S} s)"
+    );
 }

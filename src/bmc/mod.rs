@@ -316,6 +316,11 @@ pub fn bmc_within_mode(
     // `MERGED_FIRST_K` (and back to merged past the path budget): a deep loop whose
     // diamonds the solver finds hard as one formula may still have few paths.
     let merged_until = (mode == BmcMode::Auto && merged).then_some(MERGED_FIRST_K);
+    // A fixed bound past it (the re-check of a bounded proof) starts where the growing
+    // schedule would be at that bound: path by path.
+    if merged_until.is_some_and(|m| first_k > m) {
+        merged = false;
+    }
     let budget = (mode == BmcMode::Auto).then_some(PATH_BUDGET);
     let mut k = first_k;
     loop {
