@@ -39,6 +39,10 @@ pub struct Iteration {
     /// Whether the symbolic cells got a second ghost after this iteration.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub added_second_ghost: bool,
+    /// The variables kept where dead after this iteration (the read rule took partners
+    /// of runs they tell apart).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_live: Vec<String>,
     /// P̂k, one statement per CFG node (recorded with `explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub abstraction: Vec<AbstractStmt>,
@@ -645,6 +649,13 @@ pub fn widening_refined(iters: &mut [Iteration], lessons: Vec<String>) {
 pub fn second_ghost(iters: &mut [Iteration]) {
     if let Some(it) = iters.last_mut() {
         it.added_second_ghost = true;
+    }
+}
+
+/// Record that these variables are kept where dead after the current iteration.
+pub fn kept_live(iters: &mut [Iteration], names: &[String]) {
+    if let Some(it) = iters.last_mut() {
+        it.kept_live = names.to_vec();
     }
 }
 

@@ -179,6 +179,21 @@ fn unsafe_and_safe_pages_are_well_formed() {
     }
 }
 
+/// A refinement that keeps a dead read index says so, in the iteration it follows and in
+/// the JSON.
+#[test]
+fn a_kept_variable_is_on_the_page() {
+    let r = explained("first_scan_unsafe.lp");
+    assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    let html = lpmc::html_report(&r);
+    check_page(&r, &html);
+    assert!(
+        r.iterations.iter().any(|i| i.kept_live == ["lo"]),
+        "no iteration kept lo"
+    );
+    assert!(html.contains("Kept <b class=\"mono\">lo</b>"));
+}
+
 #[test]
 fn program_text_is_escaped() {
     let src = "// <script>alert('x')</script> & \"q\"\nvoid main() { int x; x = u; if (x < 1 && x > -1) { ERROR: ; } }\n";

@@ -310,7 +310,7 @@ impl<'a> Cegar<'a> {
         }
         if !went_through_widening(tab, err) {
             if self.add_second_ghost(obs)
-                || self.add_keep_live(phat, trace, core)
+                || self.add_keep_live(phat, trace, core, obs)
                 || self.add_congruences(phat)
             {
                 return Continue(());
@@ -333,18 +333,23 @@ impl<'a> Cegar<'a> {
 
     /// The core's reads got values from partners of other runs, told apart by a variable
     /// the facts forgot: keep it from now on. Whether there was such a variable.
-    fn add_keep_live(&mut self, phat: &Cfg, trace: &Trace, core: &[usize]) -> bool {
+    fn add_keep_live(
+        &mut self,
+        phat: &Cfg,
+        trace: &Trace,
+        core: &[usize],
+        obs: &mut impl Observer,
+    ) -> bool {
         let new = stale_partner_vars(phat, trace, core, &self.keep_live);
         if new.is_empty() {
             return false;
         }
+        let names: Vec<String> = new.iter().map(|v| phat.vars[*v].name.clone()).collect();
         tracing::debug!(
             "refinement: keep {} where an instantiated read follows",
-            new.iter()
-                .map(|v| phat.vars[*v].name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            names.join(", ")
         );
+        obs.kept_live(&names);
         self.keep_live.extend(new);
         self.progress.refinements += 1;
         true
@@ -466,7 +471,7 @@ impl<'a> Cegar<'a> {
             return Continue(());
         }
         if self.add_second_ghost(obs)
-            || self.add_keep_live(phat, trace, core)
+            || self.add_keep_live(phat, trace, core, obs)
             || self.add_congruences(phat)
         {
             return Continue(());

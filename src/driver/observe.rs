@@ -69,6 +69,8 @@ pub trait Observer {
     fn refined(&mut self, r: &Refinement, core: &[usize]) {}
     /// The symbolic cells got a second ghost.
     fn second_ghost(&mut self) {}
+    /// These variables are kept where dead from now on.
+    fn kept_live(&mut self, names: &[String]) {}
     /// The refinement of the widening learnt `lesson` (maybe nothing); `learnt` is all
     /// that was learnt so far.
     fn widening_refined(&mut self, phat: &Cfg, lesson: &WideningLesson, learnt: &Learnt) {}
@@ -124,6 +126,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn second_ghost(&mut self) {
         self.0.second_ghost();
         self.1.second_ghost();
+    }
+    fn kept_live(&mut self, names: &[String]) {
+        self.0.kept_live(names);
+        self.1.kept_live(names);
     }
     fn widening_refined(&mut self, phat: &Cfg, lesson: &WideningLesson, learnt: &Learnt) {
         self.0.widening_refined(phat, lesson, learnt);

@@ -210,6 +210,10 @@ impl Observer for Recorder<'_> {
         iteration::second_ghost(&mut self.iterations);
     }
 
+    fn kept_live(&mut self, names: &[String]) {
+        iteration::kept_live(&mut self.iterations, names);
+    }
+
     fn widening_refined(&mut self, phat: &Cfg, lesson: &WideningLesson, learnt: &Learnt) {
         self.stats.refine_ms += self.phase_ms();
         if lesson.is_progress() {

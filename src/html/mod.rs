@@ -505,6 +505,12 @@ fn iteration_section(it: &Iteration, pos: usize, program: Option<&ProgramView>) 
         }
     } else if it.added_second_ghost {
         s.push_str("<h3>Refinement</h3><p class=\"added\">Added a second ghost index <b class=\"mono\">k2 &gt; k</b> with a cell <b class=\"mono\">a_k2</b> per symbolic array: the trace fixes no cell and the widening learnt nothing from it, so the property may relate two cells (as sortedness does).</p>");
+    } else if !it.kept_live.is_empty() {
+        let _ = write!(
+            s,
+            "<h3>Refinement</h3><p class=\"added\">Kept <b class=\"mono\">{}</b> up to the array reads that follow, where it was dead: the core reads a cell at an index it is in, and a later read took its value from a partner fact of a run with another value of it.</p>",
+            escape(&it.kept_live.join(", "))
+        );
     } else if !it.widening.is_empty() {
         s.push_str("<h3>Refinement of the widening</h3><p>The trace went through widened facts and fixes no new cell; the next tabulation widens with:</p><ul>");
         for w in &it.widening {
