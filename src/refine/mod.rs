@@ -285,9 +285,9 @@ pub fn stale_partner_vars(
         for later in &reads[i + 1..] {
             let scope = phat.in_scope(*later);
             out.extend(
-                index_vars
-                    .iter()
-                    .filter(|v| scope.contains(v) && !live[*later].contains(v) && !keep.contains(v)),
+                index_vars.iter().filter(|v| {
+                    scope.contains(v) && !live[*later].contains(v) && !keep.contains(v)
+                }),
             );
         }
     }
