@@ -103,6 +103,10 @@ fn walk(cfg: &Cfg, choices: &[bool]) -> Trace {
 }
 
 fn feasible(cfg: &Cfg, t: &Trace) -> Witness {
+    feasible_in(cfg, t, "the program")
+}
+
+fn feasible_in(cfg: &Cfg, t: &Trace, what: &str) -> Witness {
     match check_with(
         cfg,
         t,
@@ -111,11 +115,11 @@ fn feasible(cfg: &Cfg, t: &Trace) -> Witness {
     ) {
         Ok(Feasibility::Feasible(w)) => {
             if let Err(e) = replay(cfg, t, &w) {
-                panic!("feasible but the replay fails: {e}");
+                panic!("{what}: feasible but the replay fails: {e}");
             }
             w
         }
-        other => panic!("expected feasible, got {other:?}"),
+        other => panic!("{what}: expected feasible, got {other:?}"),
     }
 }
 
@@ -161,7 +165,11 @@ fn recorded_paths_of_unsafe_programs_are_feasible_and_replay() {
             continue;
         };
         validate(&l.cfg, &t).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let w = feasible(&l.cfg, &t);
+        let w = feasible_in(
+            &l.cfg,
+            &t,
+            &format!("{} ({} steps)", f.display(), t.path.len()),
+        );
         // The witness's own oracle drives the interpreter into the error.
         let r = run(&l.cfg, &mut w.oracle.clone(), small_limits(), true);
         assert_eq!(r.path, t.path, "{}", f.display());
