@@ -284,10 +284,11 @@ pub fn stale_partner_vars(
         let index_vars = phat.inst_reads[n].index.vars();
         for later in &reads[i + 1..] {
             let scope = phat.in_scope(*later);
+            // A kept variable is live at every read in its scope: never new here.
             out.extend(
-                index_vars.iter().filter(|v| {
-                    scope.contains(v) && !live[*later].contains(v) && !keep.contains(v)
-                }),
+                index_vars
+                    .iter()
+                    .filter(|v| scope.contains(v) && !live[*later].contains(v)),
             );
         }
     }
