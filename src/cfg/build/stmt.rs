@@ -54,10 +54,20 @@ impl Builder<'_> {
                     let sv = *sv;
                     let size = self.pure(size.clone(), &mut holes, span);
                     holes = self.assign(vec![sv], vec![size], span, holes);
-                    // A VLA of size < 1 is undefined behaviour in C: such executions are
-                    // not considered.
+                    // A VLA of size < 1 is undefined behaviour in C, and so is one larger
+                    // than any object (beyond `i64`, where the interpreter and the
+                    // solver encodings would give it no cells): such executions are not
+                    // considered. The upper bound also keeps the size bounded in every
+                    // fact, so that a certificate's claims carry it.
+                    let bound = |op, k| {
+                        Box::new(Expr::Cmp(
+                            op,
+                            Box::new(Expr::Var(sv)),
+                            Box::new(Expr::int(k)),
+                        ))
+                    };
                     holes = self.assume(
-                        Expr::Cmp(CmpOp::Ge, Box::new(Expr::Var(sv)), Box::new(Expr::int(1))),
+                        Expr::And(bound(CmpOp::Ge, 1), bound(CmpOp::Le, i64::MAX)),
                         span,
                         holes,
                     );
