@@ -39,6 +39,11 @@ pub trait Oracle {
     /// at step `init_step` (an `ArrayInit` without values), asked when the cell is first
     /// read.
     fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt;
+    /// `array` gets arbitrary contents at `step` (its cells are asked for later, with
+    /// this step). By default nothing to do.
+    fn array_init(&mut self, step: usize, array: ArrayId) {
+        let _ = (step, array);
+    }
     /// The iteration count an accelerated loop asks for at `node` (its `u`, see
     /// [`crate::accel`]); `range` is what the loop's guard allows from the current state
     /// (`None`: no count, or unknown). A count below the transition's least leaves the
@@ -516,11 +521,14 @@ impl<'c, O: Oracle> Machine<'c, O> {
     fn init(&mut self, array: ArrayId, values: Option<&[Expr]>, at: &mut At) {
         let size = self.array_size(array);
         let val = match values {
-            None => ArrayVal {
-                size,
-                cells: BTreeMap::new(),
-                havoc_step: Some(at.step),
-            },
+            None => {
+                self.oracle.array_init(at.step, array);
+                ArrayVal {
+                    size,
+                    cells: BTreeMap::new(),
+                    havoc_step: Some(at.step),
+                }
+            }
             Some(vs) => {
                 let mut cells = BTreeMap::new();
                 for (i, e) in vs.iter().enumerate() {

@@ -17,12 +17,26 @@
 //! }                           // then: the loop's original head
 //! ```
 //!
+//! **Loops that only check.** A loop path whose tests on arrays (or other non-linear
+//! conditions) are *checks* (one branch goes straight to the error node, and the test
+//! has no effect and cannot end the run otherwise) gets a transition too, made of the
+//! path with its checks passed untested ([`paths::loop_paths`]). It jumps over iterations
+//! without testing their checks, so it over-approximates the loop, and it keeps the
+//! verdict: from a state where it jumps `n` iterations, the loop as written either runs
+//! the same `n` iterations (every check holds; the path writes only its own variables,
+//! by the same exact closure) or fails a check among them and reaches the error node.
+//! So the program reaches an error location iff the transformed one does. Such a loop
+//! needs no widening: its head's states are the entry states with the counter anywhere
+//! in the range the loop runs through. A counterexample that jumps is run again testing
+//! every check ([`crate::trace::test_skipped_checks`]) before it is reported.
+//!
 //! Only existing node kinds are used, so no engine needs a special case. The original
 //! body stays: the transformation adds a way to take many iterations at once and removes
-//! no behaviour, and since the closure is exact it adds none either. Inner loops are
-//! accelerated first, so that an outer loop path may go through an inner loop's
-//! transition (its count is then fixed by the inner loop's bounds, or the path is not
-//! accelerated). [`Cfg::accel`] records each count node with the guard as bounds on `n`,
+//! no behaviour, and since the closure is exact it adds none either (but see the loops
+//! that only check, above). Inner loops are accelerated first, so that an outer loop
+//! path may go through an inner loop's transition (its count is then fixed by the inner
+//! loop's bounds, or the path is not accelerated; a transition that jumps over checks is
+//! not taken inside an outer one). [`Cfg::accel`] records each count node with the guard as bounds on `n`,
 //! from which the interpreter tells its oracle which counts are possible
 //! ([`count_range`]).
 
@@ -72,7 +86,13 @@ fn accelerate_proc(cfg: &mut Cfg, p: ProcId) -> usize {
         if returns.contains(&h) {
             continue;
         }
-        let found = paths::loop_paths(cfg, p, h, &loops[i].1);
+        let mut found = paths::loop_paths(cfg, p, h, &loops[i].1, false);
+        // Paths that pass checks untested come after the exact ones.
+        found.extend(
+            paths::loop_paths(cfg, p, h, &loops[i].1, true)
+                .into_iter()
+                .filter(|path| path.skipped > 0),
+        );
         if found.is_empty() {
             continue;
         }
@@ -155,6 +175,7 @@ fn add_chain(
             count: n,
             min: c.min,
             path: path.nodes.clone(),
+            skips: path.skipped > 0,
             all: c
                 .guard
                 .all

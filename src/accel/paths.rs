@@ -41,6 +41,8 @@ pub(super) struct LoopPath {
     pub cond: Cond,
     /// The auxiliary dimensions used, `AUX_BASE..AUX_BASE + aux`.
     pub aux: u32,
+    /// How many checks it passes without testing them (see [`loop_paths`]).
+    pub skipped: u32,
 }
 
 /// Limits of the exploration of one loop head.
@@ -73,6 +75,7 @@ struct St {
     nodes: Vec<NodeId>,
     cond: Cond,
     aux: u32,
+    skipped: u32,
 }
 
 /// A value in pieces: under each guard (exact, the guards exclusive), a linear value.
@@ -204,23 +207,32 @@ struct Explorer<'a> {
     head: NodeId,
     proc: ProcId,
     body: &'a BTreeSet<NodeId>,
+    skip_checks: bool,
     steps: usize,
     out: Vec<LoopPath>,
 }
 
 /// The loop paths from `head` (of procedure `proc`) through the nodes of `body` back to
 /// `head`, at most [`MAX_PATHS`] of them.
+///
+/// With `skip_checks`, a *check* (a test whose condition is not linear, an array read
+/// say, and one of whose branches goes straight to the error node) does not end the path:
+/// the path passes it on its other branch without constraining the state, and counts it
+/// in [`LoopPath::skipped`]. Such a path over-approximates the iterations that pass their
+/// checks; see [`crate::accel`] for why a transition made of it keeps the verdict.
 pub(super) fn loop_paths(
     cfg: &Cfg,
     proc: ProcId,
     head: NodeId,
     body: &BTreeSet<NodeId>,
+    skip_checks: bool,
 ) -> Vec<LoopPath> {
     let mut x = Explorer {
         cfg,
         head,
         proc,
         body,
+        skip_checks,
         steps: 0,
         out: Vec::new(),
     };
@@ -235,6 +247,7 @@ pub(super) fn loop_paths(
         nodes: Vec::new(),
         cond: Cond::default(),
         aux: 0,
+        skipped: 0,
     };
     let mut work = vec![start];
     while let Some(st) = work.pop() {
@@ -272,11 +285,17 @@ impl Explorer<'_> {
                 vec![st]
             }
             NodeKind::Assign { lhs, rhs, next } => {
-                if cfg.accel.contains_key(&n) {
-                    // An inner loop's iteration count: an auxiliary dimension.
-                    st.state
-                        .insert(lhs[0], LinExpr::var(Dim(AUX_BASE + st.aux)));
-                    st.aux += 1;
+                if let Some(a) = cfg.accel.get(&n) {
+                    // An inner loop's iteration count: an auxiliary dimension; 0 for a
+                    // transition that passes checks untested, which stays out of outer
+                    // transitions (they take its loop one iteration at a time).
+                    let count = if a.skips {
+                        LinExpr::zero()
+                    } else {
+                        st.aux += 1;
+                        LinExpr::var(Dim(AUX_BASE + st.aux - 1))
+                    };
+                    st.state.insert(lhs[0], count);
                     st.node = *next;
                     return vec![st];
                 }
@@ -315,7 +334,7 @@ impl Explorer<'_> {
             NodeKind::Branch { cond, then, els } => {
                 let mut side = Vec::new();
                 let Some(f) = st.boolean(cond, &mut side) else {
-                    return vec![];
+                    return self.skip_check(st, cond, *then, *els).into_iter().collect();
                 };
                 let mut out = Vec::new();
                 for (pos, succ) in [(true, *then), (false, *els)] {
@@ -358,6 +377,33 @@ impl Explorer<'_> {
             | NodeKind::ArrayWrite { .. }
             | NodeKind::ArrayInit { .. } => vec![],
         }
+    }
+
+    /// Pass a check (see [`loop_paths`]) on its branch that does not fail, if checks are
+    /// skipped and the test is one: its condition has no side effect and no call, and
+    /// one branch reaches the error node through skips only.
+    fn skip_check(&self, mut st: St, cond: &Expr, then: NodeId, els: NodeId) -> Option<St> {
+        if !self.skip_checks || !pure(cond) {
+            return None;
+        }
+        let cfg = self.cfg;
+        let fails = |mut n: NodeId| {
+            for _ in 0..8 {
+                match &cfg.nodes[n].kind {
+                    NodeKind::Error => return true,
+                    NodeKind::Skip { next } => n = *next,
+                    _ => return false,
+                }
+            }
+            false
+        };
+        st.node = match (fails(then), fails(els)) {
+            (true, false) => els,
+            (false, true) => then,
+            _ => return None,
+        };
+        st.skipped += 1;
+        Some(st)
     }
 
     /// Enter a callee that is not active yet (no recursion), binding its formals.
@@ -465,6 +511,29 @@ impl Explorer<'_> {
             state: st.state,
             cond: st.cond,
             aux: st.aux,
+            skipped: st.skipped,
         });
+    }
+}
+
+/// Whether evaluating `e` has no effect, calls nothing and cannot end the execution (it
+/// may read arrays, divide, or be `u`; a signed overflow that C leaves undefined ends
+/// the execution, as a false `assume` does, so a check that holds one is not skipped).
+fn pure(e: &Expr) -> bool {
+    match e {
+        Expr::Call(..) | Expr::Nondet(..) | Expr::Overflow(..) => false,
+        Expr::Const(_) | Expr::Var(_) | Expr::Undef => true,
+        Expr::Read(_, a)
+        | Expr::Scale(_, a)
+        | Expr::Div(a, _)
+        | Expr::Mod(a, _)
+        | Expr::Not(a)
+        | Expr::Wrap(_, a) => pure(a),
+        Expr::Add(a, b)
+        | Expr::Sub(a, b)
+        | Expr::Cmp(_, a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b) => pure(a) && pure(b),
+        Expr::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
     }
 }

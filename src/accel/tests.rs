@@ -218,3 +218,68 @@ fn no_alternative_when_acceleration_is_off() {
     let c = Cfg::build(&a.program);
     assert!(c.accel.is_empty());
 }
+
+/// The accelerated transitions that pass checks untested.
+fn skipping(c: &Cfg) -> Vec<&AccelCount> {
+    c.accel.values().filter(|a| a.skips).collect()
+}
+
+#[test]
+fn a_loop_that_only_checks_cells_jumps_over_iterations() {
+    // Counting up or down, checks at the array's cells, one or two of them, in a `for`
+    // or a `while`, with C or mathematical integers.
+    for (name, text) in [
+        (
+            "t.lp",
+            "void main() { int a[10], j; for (j = 0; j < 10; j++) assert(a[j] != 3); }",
+        ),
+        (
+            "t.lp",
+            "void main() { int a[10], j; j = 9; while (j >= 0) { assert(a[j] >= 0); assert(a[j] <= 7); j = j - 1; } }",
+        ),
+        (
+            "t.c",
+            "extern void __VERIFIER_assert(int); int main() { int n = 5; int a[n]; for (int j = 0; j < n; j++) __VERIFIER_assert(a[j] >= j); return 0; }",
+        ),
+    ] {
+        let c = cfg(name, text);
+        let s = skipping(&c);
+        assert_eq!(s.len(), 1, "{text}: {:?}", transitions(&c));
+        let range = count_range(s[0], &value(&c, &[("j", 0)]));
+        assert!(range.is_some(), "{text}: no count from j = 0");
+    }
+    let c = cfg(
+        "t.lp",
+        "void main() { int a[10], j; for (j = 0; j < 10; j++) assert(a[j] != 3); }",
+    );
+    let s = skipping(&c)[0];
+    // From j = 4: up to the 6 iterations left, each test of `j < 10` holding.
+    let r = count_range(s, &value(&c, &[("j", 4)])).unwrap();
+    assert_eq!((r.lo, r.hi), (BigInt::from(1), Some(BigInt::from(6))));
+}
+
+#[test]
+fn a_test_that_leaves_the_loop_or_ends_the_run_is_not_jumped_over() {
+    // A search that leaves the loop at a cell, an `assume` on a cell (a run that fails
+    // it ends without an error), a write, a call in the test, and a test whose two
+    // branches stay in the loop: the iterations after it depend on it.
+    for body in [
+        "if (a[j] == 3) break; j++;",
+        "assume(a[j] != 3); j++;",
+        "a[j] = 0; j++;",
+        "if (a[j] == 3) { ERROR: ; } a[j + 1] = 1; j++;",
+        "if (a[j] == 3) j = j + 2; else j++;",
+    ] {
+        let c = cfg(
+            "t.lp",
+            &format!("void main() {{ int a[10], j; j = 0; while (j < 9) {{ {body} }} }}"),
+        );
+        assert!(skipping(&c).is_empty(), "{body}: {:?}", transitions(&c));
+    }
+    // A signed overflow C leaves undefined ends the run: a check that holds one stays.
+    let c = cfg(
+        "t.c",
+        "extern void __VERIFIER_assert(int); int main() { int a[10]; for (int j = 0; j < 10; j++) __VERIFIER_assert(a[j] + 1 > a[j]); return 0; }",
+    );
+    assert!(skipping(&c).is_empty(), "{:?}", transitions(&c));
+}

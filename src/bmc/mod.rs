@@ -27,7 +27,7 @@ use paths::{explore, Step};
 use crate::cfg::{Cfg, NodeKind};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
-use crate::report::{counterexample, node_lines, Engine, GiveUp, Outcome, Proof, Verdict};
+use crate::report::{node_lines, tested_counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
 
 use crate::smt::{Cvc5Factory, Logic, SmtBackend, SmtConfig, SolverFactory, Solvers};
 use crate::trace::{self, Feasibility, Trace};
@@ -419,7 +419,10 @@ fn confirm(
             // The exact check refutes it: this path does not reach the error.
             Ok(Feasibility::Infeasible { .. }) => return None,
             Ok(Feasibility::Feasible(w)) => match trace::replay(cfg, tr, &w) {
-                Ok(()) => Outcome::Unsafe(counterexample(Engine::Bmc, loaded, tr, &w)),
+                Ok(()) => match tested_counterexample(Engine::Bmc, loaded, tr, &w) {
+                    Ok(c) => Outcome::Unsafe(c),
+                    Err(why) => Outcome::Unknown(GiveUp::Internal(why)),
+                },
                 Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0

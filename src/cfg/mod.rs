@@ -171,6 +171,10 @@ pub struct AccelCount {
     pub min: u32,
     /// The loop path (its nodes from the head, in order, calls included).
     pub path: Vec<NodeId>,
+    /// Whether the path passes checks without testing them (see [`crate::accel`]): the
+    /// transition then over-approximates the loop, and a run that takes it is not a run
+    /// of the program as written.
+    pub skips: bool,
     /// Atoms that must all hold.
     pub all: Vec<CountAtom>,
     /// Conjunctions of atoms none of which may hold entirely.

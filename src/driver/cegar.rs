@@ -19,7 +19,7 @@ use crate::refine::{
     add_new, ghost_splits, refine, refine_widening, stale_partner_vars, var_keys, Learnt,
     Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
 };
-use crate::report::{assumed_no_overflow, counterexample, Engine, GiveUp, Outcome, Proof};
+use crate::report::{assumed_no_overflow, tested_counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
 use crate::trace::{check_with, replay, Feasibility, Trace};
 use std::collections::{BTreeMap, BTreeSet};
@@ -283,7 +283,10 @@ impl<'a> Cegar<'a> {
                 "on the abstract error trace: {why}"
             ))),
             Ok(Feasibility::Feasible(w)) => match replay(cfg, trace, &w) {
-                Ok(()) => Outcome::Unsafe(counterexample(Engine::Cegar, self.loaded, trace, &w)),
+                Ok(()) => match tested_counterexample(Engine::Cegar, self.loaded, trace, &w) {
+                    Ok(c) => Outcome::Unsafe(c),
+                    Err(why) => Outcome::Unknown(GiveUp::Internal(why)),
+                },
                 Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
                     "the solver's counterexample did not replay in the interpreter: {}",
                     m.0

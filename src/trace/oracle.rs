@@ -93,6 +93,9 @@ impl<O: Oracle> Oracle for Recorder<'_, O> {
         self.log.push(Query::Site(step, node, site, v.clone()));
         v
     }
+    fn array_init(&mut self, step: usize, array: ArrayId) {
+        self.inner.array_init(step, array);
+    }
     fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
         let v = self.inner.array_cell(init_step, array, index);
         self.log

@@ -551,3 +551,122 @@ fn uninitialised_reads_are_answered_per_frame() {
         2
     );
 }
+
+/// Inputs in order, and the count `jump` at the first transition that passes checks
+/// untested (every other count 0).
+struct Jumping {
+    vals: Vec<BigInt>,
+    next: usize,
+    skips: Vec<NodeId>,
+    jump: i64,
+}
+
+impl crate::interp::Oracle for Jumping {
+    fn undef(&mut self, _: usize, _: NodeId, _: crate::interp::Site) -> BigInt {
+        self.next += 1;
+        self.vals.get(self.next - 1).cloned().unwrap_or_default()
+    }
+    fn array_cell(&mut self, _: usize, _: crate::ids::ArrayId, _: i64) -> BigInt {
+        BigInt::from(0)
+    }
+    fn count(
+        &mut self,
+        _: usize,
+        node: NodeId,
+        _: crate::interp::Site,
+        _: Option<&crate::accel::CountRange>,
+    ) -> BigInt {
+        match self.skips.contains(&node) {
+            true => BigInt::from(std::mem::take(&mut self.jump)),
+            false => BigInt::from(0),
+        }
+    }
+}
+
+/// Whether trace `t` takes a transition that passes checks untested.
+fn jumps(cfg: &Cfg, t: &Trace) -> bool {
+    t.path.iter().enumerate().any(|(i, n)| {
+        cfg.accel.get(n).is_some_and(|a| a.skips)
+            && matches!(cfg.nodes[NodeId(n.0 + 1)].kind,
+                NodeKind::Branch { then, .. } if t.path.get(i + 2) == Some(&then))
+    })
+}
+
+#[test]
+fn a_trace_that_jumps_over_checks_is_run_again_testing_them() {
+    // Ten cells filled from the inputs, a loop that checks them all, then an error of
+    // its own after the loop.
+    let src = "void main() {\n  int a[10]; int i, j, x;\n  for (i = 0; i < 10; i++) a[i] = u;\n  for (j = 0; j < 10; j++) assert(a[j] != 3);\n  x = u;\n  assert(x != 5);\n}\n";
+    let cfg = cfg_of(src);
+    let file = SourceFile::new("test.lp", src);
+    let error_line = |t: &Trace| {
+        file.line_col(cfg.nodes[*t.path.last().unwrap()].span.start)
+            .line
+    };
+    let skips: Vec<NodeId> = cfg
+        .accel
+        .iter()
+        .filter(|(_, a)| a.skips)
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(skips.len(), 1, "the check loop jumps");
+    // The check: the test whose failing branch is the error node, on line 4.
+    let check = cfg
+        .nodes
+        .indices()
+        .find(|n| {
+            matches!(cfg.nodes[*n].kind, NodeKind::Branch { els, .. } if els == ERROR_NODE)
+                && file.line_col(cfg.nodes[*n].span.start).line == 4
+        })
+        .expect("the check");
+    for (cells, line, tested) in [
+        // No cell holds 3: the error after the loop, every check tested.
+        ([0, 1, 2, 4, 5, 6, 7, 8, 9, 10], 6, 10),
+        // Cell 4 holds 3: the check of iteration 4 fails.
+        ([0, 1, 2, 4, 3, 6, 7, 8, 9, 10], 4, 5),
+    ] {
+        // The locals start arbitrary (three inputs), then the cells, then `x`.
+        let vals: Vec<BigInt> = [0, 0, 0]
+            .iter()
+            .chain(&cells)
+            .chain(&[5])
+            .map(|c| BigInt::from(*c))
+            .collect();
+        let mut o = Jumping {
+            vals,
+            next: 0,
+            skips: skips.clone(),
+            jump: 10,
+        };
+        let (_, found) = trace::recorded_run(&cfg, &mut o, small_limits());
+        let (t, w) = found.expect("the jump reaches the error after the loop");
+        assert!(jumps(&cfg, &t), "the run jumps over the checks");
+        assert_eq!(error_line(&t), 6);
+        assert_eq!(t.path.iter().filter(|n| **n == check).count(), 0);
+        // The recorded run's witness: its cells; the solver's model of its trace: cells
+        // the trace never reads, so any values (the run then ends at either error).
+        for (w, recorded) in [(w.clone(), true), (feasible(&cfg, &t), false)] {
+            let (t2, w2) = trace::test_skipped_checks(&cfg, &t, &w)
+                .expect("an error is reached")
+                .expect("the trace jumps");
+            replay(&cfg, &t2, &w2).expect("the new run replays");
+            assert!(!jumps(&cfg, &t2), "the new run tests every check");
+            let checks = t2.path.iter().filter(|n| **n == check).count();
+            if recorded {
+                assert_eq!(error_line(&t2), line, "cells {cells:?}");
+                assert_eq!(checks, tested);
+            } else {
+                let l = error_line(&t2);
+                assert!(
+                    l == 4 || (l == 6 && checks == 10),
+                    "line {l}, {checks} checks"
+                );
+            }
+        }
+    }
+    // A trace that does not jump is left as it is.
+    let t = list_error_trace(&cfg, &[0, 0, 0, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 5]);
+    assert!(!jumps(&cfg, &t));
+    let w = feasible(&cfg, &t);
+    assert!(trace::test_skipped_checks(&cfg, &t, &w).unwrap().is_none());
+}
