@@ -323,3 +323,83 @@ fn a_dead_read_index_is_kept_when_partners_of_other_runs_make_the_trace_spurious
         assert!(!t.steps.is_empty(), "{name}: empty trace");
     }
 }
+
+/// Loops that only check cells (`for (j = lo; j < hi; j++) assert(P(a[j]))`) jump over
+/// iterations: their accelerated transition passes the checks untested, so their head
+/// needs no widening, and the CEGAR engine proves them like a check at one arbitrary
+/// index: a global array or a local one, constant or symbolic bounds, counting up or
+/// down, one check or two. A counterexample that jumps is run again testing every check,
+/// so the one reported is a run of the program as written: it fails the first failing
+/// check, or passes them all on the way to a later error.
+#[test]
+fn a_loop_that_only_checks_cells_is_proved_without_widening_and_its_errors_test_every_check() {
+    let run = |name: &str| {
+        let p = lp_dir().join("accel").join(name);
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let expect = common::header(&p, "expect");
+        (lpmc::check(&loaded, &opts), expect)
+    };
+    for name in [
+        "check_zero_global.lp",
+        "check_down_two.lp",
+        "check_fill.c",
+        "check_fill_n.c",
+    ] {
+        let (r, expect) = run(name);
+        assert_eq!(expect.as_deref(), Some("safe"), "{name}");
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+    }
+    // (program, line of the error reached, least trace length: every check before it)
+    for (name, line, steps) in [
+        ("check_zero_global_unsafe.lp", 9, 61_234),
+        ("check_then_error_unsafe.lp", 10, 100_000),
+        ("check_fill_n_unsafe.c", 14, 1),
+    ] {
+        let (r, expect) = run(name);
+        assert_eq!(expect.as_deref(), Some("unsafe"), "{name}");
+        assert_eq!(
+            r.verdict(),
+            Verdict::Unsafe,
+            "{name}: {}",
+            r.outcome.reason()
+        );
+        let c = r.outcome.counterexample().expect("a counterexample");
+        assert_eq!(c.error_line, line, "{name}");
+        assert!(c.length >= steps, "{name}: {} steps", c.length);
+        assert!(c.accelerated.is_empty(), "{name}: {:?}", c.accelerated);
+    }
+}
+
+/// A read among tracked cells at an index the fact does not fix is a chain of `?:` with
+/// exponentially many cases; past the transfer's cap it used to constrain nothing. When
+/// the fact bounds the index to a few values (a check loop that jumps to any of the
+/// remaining indices, a widened counter), the transfer splits the fact by the index's
+/// value instead and stays exact: array_copy.lp (8 cells compared at an index in 1..3)
+/// and its versions with 8 and 20 cells per array are proved with every cell tracked.
+#[test]
+fn a_read_among_tracked_cells_at_an_index_in_a_small_range_is_split_by_value() {
+    let text = std::fs::read_to_string(lp_dir().join("array_copy.lp")).expect("array_copy.lp");
+    for n in [4, 8, 20] {
+        let src = text.replace('4', &n.to_string());
+        let r = check_src(
+            &src,
+            &CheckOptions {
+                timeout_s: Some(60.0),
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            r.verdict(),
+            Verdict::Safe,
+            "size {n}: {}",
+            r.outcome.reason()
+        );
+        let all: Vec<i64> = (0..n).collect();
+        assert_eq!(r.cells, cells(&[("a", &all), ("b", &all)]), "size {n}");
+    }
+}

@@ -9,7 +9,7 @@ use crate::limits::Deadline;
 use crate::report::{node_lines, Engine, GiveUp, Outcome, Proof};
 use crate::smt::{SatResult, SmtBackend, SmtError, SolverFactory, Term};
 use crate::trace::{Fail, PathEncoder, Trace};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 /// The explorer's own part of a call frame (the encoder keeps the values).
 #[derive(Clone)]
 struct Frame {
@@ -46,6 +46,10 @@ struct Explorer<'a, 's> {
     /// The branches `$n >= 1` that enter an accelerated loop path (see `crate::accel`),
     /// each with the first count node of its loop head's chain and the loop path.
     count_branches: HashMap<NodeId, (NodeId, &'a [NodeId])>,
+    /// Those of transitions that jump over checks untested: never taken. The unrolling
+    /// tests every check anyway, so a jump proves nothing and finds no error it does not,
+    /// and offered at each arrival it doubles the paths.
+    skip_branches: HashSet<NodeId>,
     smt: &'s mut dyn SmtBackend,
     level: usize,
     k: u32,
@@ -88,6 +92,16 @@ pub(super) fn explore(
     let mut ex = Explorer {
         cfg: &loaded.cfg,
         count_branches: count_branches(&loaded.cfg),
+        skip_branches: loaded
+            .cfg
+            .accel
+            .iter()
+            .filter(|(_, a)| a.skips)
+            .filter_map(|(c, _)| match loaded.cfg.nodes[*c].kind {
+                NodeKind::Assign { next, .. } => Some(next),
+                _ => None,
+            })
+            .collect(),
         smt,
         level: 0,
         k,
@@ -326,6 +340,7 @@ impl<'a> Explorer<'a, '_> {
                     let (then, els) = (*then, *els);
                     let accel = self.count_branches.get(&n).map(|(s, _)| *s);
                     let c = match accel {
+                        Some(_) if self.skip_branches.contains(&n) => Term::Bool(false),
                         Some(start) if !may_accelerate(st.frames.last(), n, start) => {
                             Term::Bool(false)
                         }

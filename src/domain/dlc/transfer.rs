@@ -57,6 +57,12 @@ impl RelDomain for DlcDomain {
     }
 
     fn post(&mut self, cfg: &Cfg, f: &Fact, n: NodeId, succ_index: usize) -> Vec<Fact> {
+        if let Some(parts) = split_small_index(cfg, f, n) {
+            return parts
+                .iter()
+                .flat_map(|g| self.post(cfg, g, n, succ_index))
+                .collect();
+        }
         self.stats.transfers += 1;
         let mut fresh = Self::fresh(cfg);
         let base = fresh.peek();
@@ -441,6 +447,98 @@ impl RelDomain for DlcDomain {
 }
 
 /// The meet of two sets of congruences, `None` if empty.
+/// The most values a variable is split into by [`split_small_index`].
+const MAX_SPLIT_VALUES: i64 = 64;
+
+/// The parts of `f`, one per value of a variable, when node `n`'s expressions have too
+/// many cases to enumerate in `f` ([`MAX_CASES`]: a read among many tracked cells is a
+/// long chain of `?:` on `index == k`) and `f` bounds a variable those tests compare
+/// with constants to at most [`MAX_SPLIT_VALUES`] values, with few enough cases once
+/// it is fixed. The parts cover `f` exactly (its integer points), so each value's
+/// transfer is exact where the whole fact's would constrain nothing.
+fn split_small_index(cfg: &Cfg, f: &Fact, n: NodeId) -> Option<Vec<Fact>> {
+    use crate::domain::encode::flatten_size;
+    use crate::sema::{CmpOp, Expr};
+    let exprs: Vec<&Expr> = match &cfg.nodes[n].kind {
+        NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+        _ => return None,
+    };
+    let known = known_values(&f.conj);
+    let size = |e: &Expr, known: &BTreeMap<VarId, BigInt>| {
+        let e = fold_in(e, known);
+        guard_size(&e, true)
+            .max(guard_size(&e, false))
+            .max(flatten_size(&e))
+    };
+    if exprs.iter().all(|e| size(e, &known) <= MAX_CASES) {
+        return None;
+    }
+    // The variables compared with a constant by `==` (or `!=`).
+    let mut tested = std::collections::BTreeSet::new();
+    for e in &exprs {
+        e.visit(&mut |x| {
+            if let Expr::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) = x {
+                match (&**a, &**b) {
+                    (Expr::Var(v), Expr::Const(_)) | (Expr::Const(_), Expr::Var(v)) => {
+                        tested.insert(*v);
+                    }
+                    _ => {}
+                }
+            }
+        });
+    }
+    for v in tested.into_iter().filter(|v| !known.contains_key(v)) {
+        let Some((lo, hi)) = int_bounds(&f.conj, cur_dim(v)) else {
+            continue;
+        };
+        if &hi - &lo >= BigInt::from(MAX_SPLIT_VALUES) {
+            continue;
+        }
+        let mut fixed = known.clone();
+        fixed.insert(v, lo.clone());
+        if exprs.iter().any(|e| size(e, &fixed) > MAX_CASES) {
+            continue;
+        }
+        let x = LinExpr::var(cur_dim(v));
+        let mut parts = Vec::new();
+        let mut k = lo;
+        while k <= hi {
+            let mut g = f.clone();
+            g.conj.add(&Constraint::eq(
+                &x,
+                &LinExpr::constant(Q::from_integer(k.clone())),
+            ));
+            if !g.conj.is_trivially_false() {
+                parts.push(g);
+            }
+            k += 1;
+        }
+        return Some(parts);
+    }
+    None
+}
+
+/// The integer bounds `f` puts on dimension `d` alone (a row of `d` by itself), if both
+/// are finite.
+fn int_bounds(f: &Conj, d: Dim) -> Option<(BigInt, BigInt)> {
+    use num_traits::Signed;
+    for (key, r) in f.rows() {
+        let Some(a) = key.get(&d).filter(|_| key.len() == 1) else {
+            continue;
+        };
+        let (lo, hi) = (r.lo.as_ref()?, r.hi.as_ref()?);
+        // lo ≤ a·x ≤ hi.
+        let (l, h) = if a.is_positive() {
+            (&lo.value / a, &hi.value / a)
+        } else {
+            (&hi.value / a, &lo.value / a)
+        };
+        return Some((l.ceil().to_integer(), h.floor().to_integer()));
+    }
+    None
+}
+
 fn meet_congs(a: &Congs, b: &Congs) -> Option<Congs> {
     let mut out = a.clone();
     for (d, c) in b {
