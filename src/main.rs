@@ -73,6 +73,12 @@ struct Front {
     /// variables gets an exact transition taking any number of iterations at once).
     #[arg(long)]
     no_accel: bool,
+    /// Let loops that only check array cells jump over iterations without testing the
+    /// checks (a counterexample that jumps is run again testing them): the CEGAR engine
+    /// then needs no widening at such loops. Off by default: on other programs its
+    /// refinement loses proofs it finds without the jumps.
+    #[arg(long, conflicts_with = "no_accel")]
+    jump_checks: bool,
 }
 
 impl Front {
@@ -708,6 +714,7 @@ fn load_input(
         int_model: front.int_model,
         signed_overflow: front.signed_overflow(),
         no_accel: front.no_accel,
+        jump_checks: front.jump_checks,
         ..LoadOptions::default()
     };
     if front.no_cpp {

@@ -524,9 +524,15 @@ fn acceleration_keeps_unwinding_proofs_and_finds_deep_errors() {
             accel.outcome.reason()
         );
     }
+    // The loops that only check (`check_*`) are not among them: bmc does not take their
+    // transitions, which jump over checks its unrolling tests anyway.
     let twins: Vec<_> = sources(&lp.join("accel"))
         .into_iter()
         .filter(|p| header(p, "expect").as_deref() == Some("unsafe"))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("check_"))
+        })
         .collect();
     assert!(twins.len() >= 5, "too few accelerated twins");
     for p in &twins {

@@ -324,8 +324,8 @@ fn a_dead_read_index_is_kept_when_partners_of_other_runs_make_the_trace_spurious
     }
 }
 
-/// Loops that only check cells (`for (j = lo; j < hi; j++) assert(P(a[j]))`) jump over
-/// iterations: their accelerated transition passes the checks untested, so their head
+/// With `--jump-checks`, loops that only check cells (`for (j = lo; j < hi; j++)
+/// assert(P(a[j]))`) jump over iterations: their transition passes the checks untested, so their head
 /// needs no widening, and the CEGAR engine proves them like a check at one arbitrary
 /// index: a global array or a local one, constant or symbolic bounds, counting up or
 /// down, one check or two. A counterexample that jumps is run again testing every check,
@@ -335,7 +335,11 @@ fn a_dead_read_index_is_kept_when_partners_of_other_runs_make_the_trace_spurious
 fn a_loop_that_only_checks_cells_is_proved_without_widening_and_its_errors_test_every_check() {
     let run = |name: &str| {
         let p = lp_dir().join("accel").join(name);
-        let loaded = lpmc::load_path(&p)
+        let jumping = lpmc::LoadOptions {
+            jump_checks: true,
+            ..Default::default()
+        };
+        let loaded = lpmc::load_path_with(&p, &jumping)
             .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
         let opts = CheckOptions {
             timeout_s: Some(60.0),

@@ -28,7 +28,10 @@
 //! So the program reaches an error location iff the transformed one does. Such a loop
 //! needs no widening: its head's states are the entry states with the counter anywhere
 //! in the range the loop runs through. A counterexample that jumps is run again testing
-//! every check ([`crate::trace::test_skipped_checks`]) before it is reported.
+//! every check ([`crate::trace::test_skipped_checks`]) before it is reported. These
+//! transitions come only with `--jump-checks` ([`crate::LoadOptions::jump_checks`]):
+//! the bounded engine does not take them (its unrolling tests every check anyway), and
+//! the CEGAR engine's refinement, on other abstract traces, has lost proofs with them.
 //!
 //! Only existing node kinds are used, so no engine needs a special case. The original
 //! body stays: the transformation adds a way to take many iterations at once and removes
@@ -58,16 +61,17 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The most accelerated alternatives at one loop head.
 const MAX_ALTERNATIVES: usize = 4;
 
-/// Accelerate the loops of `cfg` in place; returns how many loop paths were accelerated.
-pub fn accelerate(cfg: &mut Cfg) -> usize {
+/// Accelerate the loops of `cfg` in place (with `jump_checks`, also the loops that only
+/// check, see above); returns how many loop paths were accelerated.
+pub fn accelerate(cfg: &mut Cfg, jump_checks: bool) -> usize {
     let mut done = 0;
     for p in cfg.procs.indices().collect::<Vec<_>>() {
-        done += accelerate_proc(cfg, p);
+        done += accelerate_proc(cfg, p, jump_checks);
     }
     done
 }
 
-fn accelerate_proc(cfg: &mut Cfg, p: ProcId) -> usize {
+fn accelerate_proc(cfg: &mut Cfg, p: ProcId, jump_checks: bool) -> usize {
     let mut loops = natural_loops(cfg, p);
     // Inner loops first: a loop nested in another has the smaller body.
     loops.sort_by_key(|(h, body)| (body.len(), *h));
@@ -88,11 +92,13 @@ fn accelerate_proc(cfg: &mut Cfg, p: ProcId) -> usize {
         }
         let mut found = paths::loop_paths(cfg, p, h, &loops[i].1, false);
         // Paths that pass checks untested come after the exact ones.
-        found.extend(
-            paths::loop_paths(cfg, p, h, &loops[i].1, true)
-                .into_iter()
-                .filter(|path| path.skipped > 0),
-        );
+        if jump_checks {
+            found.extend(
+                paths::loop_paths(cfg, p, h, &loops[i].1, true)
+                    .into_iter()
+                    .filter(|path| path.skipped > 0),
+            );
+        }
         if found.is_empty() {
             continue;
         }

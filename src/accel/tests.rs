@@ -7,6 +7,15 @@ use crate::sema::{self, IntModel, SemaOptions};
 
 /// The CFG of a program, accelerated, under mathematical (`.lp`) or C (`.c`) integers.
 fn cfg(name: &str, text: &str) -> Cfg {
+    cfg_with(name, text, false)
+}
+
+/// The same, with the loops that only check jumping over iterations.
+fn cfg_jumping(name: &str, text: &str) -> Cfg {
+    cfg_with(name, text, true)
+}
+
+fn cfg_with(name: &str, text: &str, jump_checks: bool) -> Cfg {
     let file = SourceFile::new(name, text);
     let ast = crate::syntax::parse(&file).expect("parses");
     let opts = SemaOptions {
@@ -19,7 +28,7 @@ fn cfg(name: &str, text: &str) -> Cfg {
     };
     let a = sema::analyze_with(&ast, &opts).expect("resolves");
     let mut cfg = Cfg::build(&a.program);
-    accelerate(&mut cfg);
+    accelerate(&mut cfg, jump_checks);
     cfg
 }
 
@@ -242,13 +251,14 @@ fn a_loop_that_only_checks_cells_jumps_over_iterations() {
             "extern void __VERIFIER_assert(int); int main() { int n = 5; int a[n]; for (int j = 0; j < n; j++) __VERIFIER_assert(a[j] >= j); return 0; }",
         ),
     ] {
-        let c = cfg(name, text);
+        assert!(skipping(&cfg(name, text)).is_empty(), "{text}: jumps by default");
+        let c = cfg_jumping(name, text);
         let s = skipping(&c);
         assert_eq!(s.len(), 1, "{text}: {:?}", transitions(&c));
         let range = count_range(s[0], &value(&c, &[("j", 0)]));
         assert!(range.is_some(), "{text}: no count from j = 0");
     }
-    let c = cfg(
+    let c = cfg_jumping(
         "t.lp",
         "void main() { int a[10], j; for (j = 0; j < 10; j++) assert(a[j] != 3); }",
     );
@@ -270,14 +280,14 @@ fn a_test_that_leaves_the_loop_or_ends_the_run_is_not_jumped_over() {
         "if (a[j] == 3) { ERROR: ; } a[j + 1] = 1; j++;",
         "if (a[j] == 3) j = j + 2; else j++;",
     ] {
-        let c = cfg(
+        let c = cfg_jumping(
             "t.lp",
             &format!("void main() {{ int a[10], j; j = 0; while (j < 9) {{ {body} }} }}"),
         );
         assert!(skipping(&c).is_empty(), "{body}: {:?}", transitions(&c));
     }
     // A signed overflow C leaves undefined ends the run: a check that holds one stays.
-    let c = cfg(
+    let c = cfg_jumping(
         "t.c",
         "extern void __VERIFIER_assert(int); int main() { int a[10]; for (int j = 0; j < 10; j++) __VERIFIER_assert(a[j] + 1 > a[j]); return 0; }",
     );

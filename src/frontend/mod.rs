@@ -42,6 +42,11 @@ pub struct LoadOptions {
     /// Leave the loops as they are (`--no-accel`): no accelerated transitions
     /// ([`crate::accel`]).
     pub no_accel: bool,
+    /// Loops that only check cells also get a transition that jumps over iterations
+    /// without testing their checks (`--jump-checks`, see [`crate::accel`]). Off by
+    /// default: it spares the CEGAR engine the widening at such loops, but changes its
+    /// abstract traces, and refinement has lost proofs it finds without it.
+    pub jump_checks: bool,
 }
 
 /// The integer semantics a program was loaded with.
@@ -203,7 +208,7 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
     let loaded = load_unaccelerated(file, opts, &sema_opts, use_cpp);
     loaded.map(|mut l| {
         if !opts.no_accel {
-            crate::accel::accelerate(&mut l.cfg);
+            crate::accel::accelerate(&mut l.cfg, opts.jump_checks);
         }
         l
     })

@@ -149,7 +149,7 @@ fn load(c: &Case) -> Cfg {
     };
     let a = sema::analyze_with(&ast, &opts).expect("resolves");
     let mut cfg = Cfg::build(&a.program);
-    accelerate(&mut cfg);
+    accelerate(&mut cfg, false);
     cfg
 }
 

@@ -597,7 +597,14 @@ fn a_trace_that_jumps_over_checks_is_run_again_testing_them() {
     // Ten cells filled from the inputs, a loop that checks them all, then an error of
     // its own after the loop.
     let src = "void main() {\n  int a[10]; int i, j, x;\n  for (i = 0; i < 10; i++) a[i] = u;\n  for (j = 0; j < 10; j++) assert(a[j] != 3);\n  x = u;\n  assert(x != 5);\n}\n";
-    let cfg = cfg_of(src);
+    let opts = crate::frontend::LoadOptions {
+        jump_checks: true,
+        ..Default::default()
+    };
+    let cfg = match crate::frontend::load_with(SourceFile::new("test.lp", src), &opts) {
+        Ok(l) => l.cfg,
+        Err(e) => panic!("cannot load:\n{}", e.render(false)),
+    };
     let file = SourceFile::new("test.lp", src);
     let error_line = |t: &Trace| {
         file.line_col(cfg.nodes[*t.path.last().unwrap()].span.start)
