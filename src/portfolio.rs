@@ -23,9 +23,7 @@ use crate::bmc::{bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
-use crate::report::{
-    replayed_counterexample, tested_counterexample, Engine, EngineRun, GiveUp, Outcome,
-};
+use crate::report::{tested_counterexample, Engine, EngineRun, GiveUp, Outcome};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
 use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
@@ -636,12 +634,7 @@ struct Stages {
 fn search_outcome(found: SearchResult, loaded: &Loaded, deadline: &Deadline) -> Outcome {
     match found {
         SearchResult::Found { trace, witness, .. } => {
-            let replayed = replayed_counterexample(Engine::Search, loaded, &trace, &witness)
-                .and_then(|c| match c.accelerated.is_empty() {
-                    true => Ok(c),
-                    false => tested_counterexample(Engine::Search, loaded, &trace, &witness),
-                });
-            match replayed {
+            match tested_counterexample(Engine::Search, loaded, &trace, &witness) {
                 Ok(c) => Outcome::Unsafe(c),
                 Err(why) => Outcome::Unknown(GiveUp::Internal(format!(
                     "a concrete run reached an error location, but its replay did not: {why}"

@@ -489,8 +489,8 @@ pub fn replayed_counterexample(
 /// The counterexample of a trace that reaches an error location with its witness (the
 /// interpreter follows it). A trace that jumps over loop iterations without testing
 /// their checks ([`crate::accel`]) is not a run of the program as written: the run that
-/// tests them ([`crate::trace::test_skipped_checks`]) is printed instead, once replayed.
-/// `Err` (why) if that run reaches no error location or does not replay.
+/// tests them ([`crate::trace::test_skipped_checks`]) is printed instead. `Err` (why) if
+/// that run reaches no error location, or the run printed does not replay.
 pub fn tested_counterexample(
     engine: Engine,
     loaded: &Loaded,
@@ -498,7 +498,7 @@ pub fn tested_counterexample(
     w: &Witness,
 ) -> Result<Counterexample, String> {
     match crate::trace::test_skipped_checks(&loaded.cfg, t, w)? {
-        None => Ok(counterexample(engine, loaded, t, w)),
+        None => replayed_counterexample(engine, loaded, t, w),
         Some((t, w)) => replayed_counterexample(engine, loaded, &t, &w),
     }
 }

@@ -82,10 +82,10 @@ pub fn test_skipped_checks(
             steps = steps.saturating_add(v.to_usize().unwrap_or(usize::MAX).saturating_mul(per));
             continue;
         }
-        if let Site::Uninit(var) = site {
-            o.uninit.entry(var).or_default().push_back(v.clone());
+        match site {
+            Site::Uninit(var) => o.uninit.entry(var).or_default().push_back(v),
+            _ => o.sites.entry((node, site)).or_default().push_back(v),
         }
-        o.sites.entry((node, site)).or_default().push_back(v);
     }
     for (i, n) in t.path.iter().enumerate() {
         if let NodeKind::ArrayInit {
@@ -116,8 +116,9 @@ struct Deskip<'a> {
     old: super::ReplayOracle,
     /// The answers of the old run by query (node and site), in order.
     sites: BTreeMap<(NodeId, Site), VecDeque<BigInt>>,
-    /// The old run's values of uninitialised variables, in order (for a read at another
-    /// node: inside a transition in one run, in the loop body in the other).
+    /// The old run's values of uninitialised variables, by variable in order (not by
+    /// node: a first read may be inside a transition in one run, in the loop body in
+    /// the other).
     uninit: BTreeMap<VarId, VecDeque<BigInt>>,
     /// The steps at which the old run made each array arbitrary, in order.
     old_inits: BTreeMap<ArrayId, VecDeque<usize>>,
@@ -127,15 +128,11 @@ struct Deskip<'a> {
 
 impl Deskip<'_> {
     fn next(&mut self, node: NodeId, site: Site) -> Option<BigInt> {
-        let v = self
-            .sites
-            .get_mut(&(node, site))
-            .and_then(VecDeque::pop_front);
-        match (v, site) {
-            (Some(v), _) => Some(v),
-            (None, Site::Uninit(var)) => self.uninit.get_mut(&var).and_then(VecDeque::pop_front),
-            (None, _) => None,
-        }
+        let queue = match site {
+            Site::Uninit(var) => self.uninit.get_mut(&var),
+            _ => self.sites.get_mut(&(node, site)),
+        };
+        queue.and_then(VecDeque::pop_front)
     }
 }
 

@@ -464,14 +464,19 @@ fn split_small_index(cfg: &Cfg, f: &Fact, n: NodeId) -> Option<Vec<Fact>> {
         NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
         _ => return None,
     };
-    let known = known_values(&f.conj);
-    let size = |e: &Expr, known: &BTreeMap<VarId, BigInt>| {
-        let e = fold_in(e, known);
-        guard_size(&e, true)
-            .max(guard_size(&e, false))
-            .max(flatten_size(&e))
+    let size = |e: &Expr| {
+        guard_size(e, true)
+            .max(guard_size(e, false))
+            .max(flatten_size(e))
     };
-    if exprs.iter().all(|e| size(e, &known) <= MAX_CASES) {
+    // Folding known values only removes cases: most transfers stop here, before the
+    // fact's known values are looked up.
+    if exprs.iter().all(|e| size(e) <= MAX_CASES) {
+        return None;
+    }
+    let known = known_values(&f.conj);
+    let folded_size = |e: &Expr, known: &BTreeMap<VarId, BigInt>| size(&fold_in(e, known));
+    if exprs.iter().all(|e| folded_size(e, &known) <= MAX_CASES) {
         return None;
     }
     // The variables compared with a constant by `==` (or `!=`).
@@ -497,7 +502,7 @@ fn split_small_index(cfg: &Cfg, f: &Fact, n: NodeId) -> Option<Vec<Fact>> {
         }
         let mut fixed = known.clone();
         fixed.insert(v, lo.clone());
-        if exprs.iter().any(|e| size(e, &fixed) > MAX_CASES) {
+        if exprs.iter().any(|e| folded_size(e, &fixed) > MAX_CASES) {
             continue;
         }
         let x = LinExpr::var(cur_dim(v));
