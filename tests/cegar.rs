@@ -407,3 +407,30 @@ fn a_read_among_tracked_cells_at_an_index_in_a_small_range_is_split_by_value() {
         assert_eq!(r.cells, cells(&[("a", &all), ("b", &all)]), "size {n}");
     }
 }
+
+/// A variable-length array larger than `i64` is undefined behaviour (as one of size < 1),
+/// so a claim bounds every size. Without that bound, the certificate check of the proof
+/// of check_append.c (found with `--jump-checks`) started a region in a state of size
+/// 2^63, where the interpreter's semantics give the array no cells, and failed.
+#[test]
+fn a_proof_over_variable_length_arrays_is_certified() {
+    let p = lp_dir().join("accel").join("check_append.c");
+    assert_eq!(common::header(&p, "expect").as_deref(), Some("safe"));
+    let jumping = lpmc::LoadOptions {
+        jump_checks: true,
+        ..Default::default()
+    };
+    let loaded = lpmc::load_path_with(&p, &jumping)
+        .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
+    let opts = CheckOptions {
+        timeout_s: Some(60.0),
+        ..Default::default()
+    };
+    let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+    assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
+    let lpmc::Outcome::Safe(proof) = &r.outcome else {
+        unreachable!()
+    };
+    let cert = proof.certificate.as_ref().expect("a certificate check");
+    assert_eq!(cert.status, lpmc::CertStatus::Checked);
+}
