@@ -273,7 +273,10 @@ impl RelDomain for DlcDomain {
     /// (its globals, formals, locals and sizes), the relation between them that `f`
     /// entails (`<`, `=`, `>`, `≤`, `≥` or none): the index partition of the array
     /// analyses (Gopan–Reps–Sagiv, POPL 2005; Halbwachs–Péron, PLDI 2008), which keeps
-    /// the cells a loop has done apart from those it has not.
+    /// the cells a loop has done apart from those it has not. The key also holds the
+    /// same relation between each cell the read gives (`a_k`) and each such variable, so
+    /// that a cover does not join partners whose read value lies on opposite sides of a
+    /// variable (`a_k < e` with `a_k > e`, which together say `a_k ≠ e`).
     fn partner_key(
         &mut self,
         cfg: &Cfg,
@@ -282,8 +285,9 @@ impl RelDomain for DlcDomain {
         f: &Fact,
     ) -> Option<Vec<u8>> {
         use crate::sema::VarKind;
-        let ghosts: Vec<VarId> = std::iter::once(read.ghost)
+        let pivots: Vec<VarId> = std::iter::once(read.ghost)
             .chain(read.second.iter().map(|s| s.ghost))
+            .chain(read.reads.iter().map(|(cell, _)| *cell))
             .collect();
         let present = f.conj.dims();
         let mut key = Vec::new();
@@ -294,7 +298,7 @@ impl RelDomain for DlcDomain {
             ) {
                 continue;
             }
-            for g in &ghosts {
+            for g in &pivots {
                 if !present.contains(&cur_dim(v)) || !present.contains(&cur_dim(*g)) {
                     key.push(0);
                     continue;
