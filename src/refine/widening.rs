@@ -159,11 +159,59 @@ pub fn refine_widening(
         deadline,
     );
     learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
+    if !lesson.is_progress() {
+        share_atoms(phat, tab, &facts, &splits, learnt, &mut lesson);
+    }
     // Widen later only when nothing new was learnt to widen better with.
     if !lesson.is_progress() {
         widen_later(phat, tab, &paths, widening, &mut lesson);
     }
     lesson
+}
+
+/// When the trace taught nothing new where it was widened: offer the partition atoms
+/// known at each loop head of the trace to the loop heads of the same procedure that the
+/// trace passed before it, each where the trace's fact there constrains every variable of
+/// the atom. What tells the states at a later loop head apart (`k < r`, `a_k < e` before
+/// a loop that checks every cell below `r`) is what the earlier loop had to establish:
+/// the predicates of an interpolant at a later cut point are candidates at the earlier
+/// ones.
+fn share_atoms(
+    phat: &Cfg,
+    tab: &Tabulation<Fact>,
+    facts: &[FactId],
+    splits: &Splits,
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+) {
+    let points = crate::engine::Points::of(phat);
+    // The loop heads in the order the trace first reaches them, each with the trace's
+    // last fact there.
+    let mut heads: Vec<(NodeId, FactId)> = Vec::new();
+    for &f in facts {
+        let q = tab.fact(f).node;
+        if points.kind[q] != crate::engine::PointKind::LoopHead {
+            continue;
+        }
+        match heads.iter_mut().find(|(h, _)| *h == q) {
+            Some(h) => h.1 = f,
+            None => heads.push((q, f)),
+        }
+    }
+    for (i, &(q, f)) in heads.iter().enumerate() {
+        let present = tab.fact(f).fact.conj.dims();
+        let proc = phat.nodes[q].proc;
+        let later: Vec<Constraint> = heads[i + 1..]
+            .iter()
+            .filter(|(p, _)| phat.nodes[*p].proc == proc)
+            .flat_map(|(p, _)| learnt.splits.get(p).cloned().unwrap_or_default())
+            .filter(|a| a.expr.coeffs().keys().all(|d| present.contains(d)) && !splits.anyway(q, a))
+            .collect();
+        let added = add_new(learnt.splits.entry(q).or_default(), later, splits.cap);
+        if added > 0 {
+            lesson.splits.push((q, added));
+        }
+    }
 }
 
 /// Where partition atoms may be learnt, and how many.
