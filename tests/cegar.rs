@@ -454,7 +454,8 @@ fn a_proof_over_variable_length_arrays_is_certified() {
 /// too many facts at the check's read, keep apart the partners whose cell lies on either
 /// side of a variable (`a_k < e`, `a_k > e`). The programs of lp-programs/check_loops/ are
 /// decided by the CEGAR engine alone: the safe ones proved with a symbolic cell, the
-/// unsafe ones with a replayed error (an open one, never UNSAFE).
+/// unsafe ones with a replayed error (an open one, never UNSAFE). Without the covers' key,
+/// first_match_for.c is UNKNOWN; without the shared atoms, first_below.lp and slice_max.c.
 #[test]
 fn a_check_of_every_cell_below_a_bound_set_by_an_earlier_loop_is_proved() {
     let dir = lp_dir().join("check_loops");
@@ -485,5 +486,5 @@ fn a_check_of_every_cell_below_a_bound_set_by_an_earlier_loop_is_proved() {
         }
         decided += 1;
     }
-    assert!(decided >= 6, "only {decided} programs in {}", dir.display());
+    assert!(decided >= 7, "only {decided} programs in {}", dir.display());
 }
