@@ -178,6 +178,10 @@ pub struct Counterexample {
     pub overflow_error: bool,
     /// Line of the error location (of the overflow, for an overflow error).
     pub error_line: u32,
+    /// Whether the trace confirmed by the solver jumped over loop iterations without
+    /// testing their checks (`--jump-checks`), so that this is its run testing every one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub checks_retested: bool,
 }
 
 /// Why an engine gave up (the UNKNOWN outcome).
@@ -391,6 +395,11 @@ impl Outcome {
                         "a concrete run of {} steps found it, replayed by the interpreter",
                         c.length
                     )
+                } else if c.checks_retested {
+                    format!(
+                        "a trace that jumped over checks, confirmed over integers and arrays; its run testing every check ({} steps) replayed by the interpreter",
+                        c.length
+                    )
                 } else {
                     format!(
                         "a trace of {} steps, confirmed over integers and arrays and replayed by the interpreter",
@@ -499,7 +508,10 @@ pub fn tested_counterexample(
 ) -> Result<Counterexample, String> {
     match crate::trace::test_skipped_checks(&loaded.cfg, t, w)? {
         None => replayed_counterexample(engine, loaded, t, w),
-        Some((t, w)) => replayed_counterexample(engine, loaded, &t, &w),
+        Some((t, w)) => replayed_counterexample(engine, loaded, &t, &w).map(|c| Counterexample {
+            checks_retested: true,
+            ..c
+        }),
     }
 }
 
@@ -596,6 +608,7 @@ fn counterexample_run(
             .last()
             .is_some_and(|n| cfg.overflow_checks.contains(n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
+        checks_retested: false,
     };
     (c, run)
 }
