@@ -159,12 +159,13 @@ pub fn refine_widening(
         deadline,
     );
     learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
+    let points = crate::engine::Points::of(phat);
     if !lesson.is_progress() {
-        share_atoms(phat, tab, &facts, &splits, learnt, &mut lesson);
+        share_atoms(phat, &points, tab, &facts, &splits, learnt, &mut lesson);
     }
     // Widen later only when nothing new was learnt to widen better with.
     if !lesson.is_progress() {
-        widen_later(phat, tab, &paths, widening, &mut lesson);
+        widen_later(&points, tab, &paths, widening, &mut lesson);
     }
     lesson
 }
@@ -178,13 +179,13 @@ pub fn refine_widening(
 /// ones.
 fn share_atoms(
     phat: &Cfg,
+    points: &crate::engine::Points,
     tab: &Tabulation<Fact>,
     facts: &[FactId],
     splits: &Splits,
     learnt: &mut Learnt,
     lesson: &mut WideningLesson,
 ) {
-    let points = crate::engine::Points::of(phat);
     // The loop heads in the order the trace first reaches them, each with the trace's
     // last fact there.
     let mut heads: Vec<(NodeId, FactId)> = Vec::new();
@@ -490,7 +491,7 @@ fn partner_goal(
 /// [`MAX_DISJUNCT_BOUND`]. (At a recursive procedure's entry or exit a merge is widened
 /// by its partner at once, and the delay is what refines it.)
 fn widen_later(
-    phat: &Cfg,
+    points_of: &crate::engine::Points,
     tab: &Tabulation<Fact>,
     paths: &[Vec<FactId>],
     widening: &mut Widening,
@@ -511,14 +512,16 @@ fn widen_later(
             None => points.push((r.node, r.depth, merged)),
         }
     }
-    let kinds = crate::engine::Points::of(phat).kind;
     for (n, depth, merged) in points {
         if widening.merges_cells_at(n) && widening.disjunctive.insert(n) {
             lesson.disjunctive.push(n);
             continue;
         }
         let bound = widening.disjunct_bound_at(n);
-        if merged && kinds[n] == crate::engine::PointKind::LoopHead && bound < MAX_DISJUNCT_BOUND {
+        if merged
+            && points_of.kind[n] == crate::engine::PointKind::LoopHead
+            && bound < MAX_DISJUNCT_BOUND
+        {
             let new = (2 * bound).min(MAX_DISJUNCT_BOUND);
             widening.disjunct_bounds.insert(n, new);
             lesson.disjuncts.push((n, new));
