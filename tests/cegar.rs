@@ -295,6 +295,46 @@ fn forall_seed_programs_are_proved_or_open() {
     assert!(proved.iter().any(|n| n == "copy_const.lp"), "{proved:?}");
 }
 
+/// Sortedness with a constant bound (`forall/sorted_*_const.lp`): the one-ghost
+/// abstraction cannot state `a[k1] ≤ a[k2]`, and its spurious traces go through widened
+/// facts. A lesson that only raises the widening's budgets (a longer delay, more
+/// disjuncts) learns nothing about why, so the second ghost comes after the first such
+/// lesson, not after the budgets are exhausted: at most one budget-only lesson precedes
+/// it.
+#[test]
+fn a_lesson_that_only_raises_budgets_gives_way_to_the_second_ghost() {
+    for name in ["sorted_fill_const.lp", "sorted_ramp_const.lp"] {
+        let p = lp_dir().join("forall").join(name);
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            explain: true,
+            ..Default::default()
+        };
+        let r = lpmc::check(&loaded, &opts);
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+        assert_eq!(r.ghosts, Some(2), "{name}");
+        let second = r
+            .iterations
+            .iter()
+            .position(|it| it.added_second_ghost)
+            .unwrap_or_else(|| panic!("{name}: no iteration added the second ghost"));
+        let budget_only = r.iterations[..=second]
+            .iter()
+            .filter(|it| {
+                !it.widening.is_empty()
+                    && it.widening.iter().all(|w| {
+                        w.contains("widening delayed to visit")
+                            || (w.contains("disjuncts") && !w.contains("keeps disjuncts"))
+                    })
+            })
+            .count();
+        let lessons: Vec<_> = r.iterations.iter().map(|it| &it.widening).collect();
+        assert!(budget_only <= 1, "{name}: {lessons:?}");
+    }
+}
+
 /// A read whose index is dead before a later read of the same cell (`m = a[lo]; for (j =
 /// lo; j < hi; j++) assert(m <= a[j])`): the read rule takes the later read's value from
 /// a partner that agrees on the live variables only, a run with another `lo`, and the

@@ -53,16 +53,10 @@ const SEED: u64 = 20240611;
 /// is reported, marked "known", and does not fail the test; any other loss does):
 /// - `check_all_cells` on part_init and partition: the check loop's head and the loop that
 ///   appends to the checked array need atoms (`k < m`, `b_k > 0`) that the refinement of
-///   the widening does not find in time; its lessons land on the fill loop;
-/// - `param_to_const_n` on the sortedness seeds: `n` fixed at 10^6 makes the second ghost's
-///   tabulation exceed the time limit.
+///   the widening does not find in time; its lessons land on the fill loop.
 const KNOWN_LOSSES: &[&str] = &[
     "forall/partition.lp#check_all_cells",
     "forall/part_init.c#check_all_cells",
-    "forall/sorted_fill.lp#param_to_const_n",
-    "forall/sorted_fill_le.lp#param_to_const_n",
-    "forall/sorted_fill_rev.lp#param_to_const_n",
-    "forall/sorted_ramp.lp#param_to_const_n",
 ];
 
 /// A program with its variants.

@@ -459,13 +459,16 @@ impl<'a> Cegar<'a> {
             self.deadline,
         );
         obs.widening_refined(phat, &lesson, &self.learnt);
-        // A longer delay is the weakest lesson: it postpones the widening without
-        // learning why it was too coarse. Where a second ghost is possible, that
-        // structural refinement comes first (the delay stays learnt).
-        if lesson.only_delays() && self.add_second_ghost(obs) {
-            // The atoms and thresholds were learnt for one ghost; with two, the
-            // refinement learns those the new abstraction needs.
+        // A longer delay or a higher disjunct bound is the weakest lesson: it postpones
+        // the widening or the merge without learning why it was too coarse. Where a
+        // second ghost is possible, that structural refinement comes first (the delays
+        // stay learnt).
+        if lesson.only_raised_budgets() && self.add_second_ghost(obs) {
+            // The atoms, thresholds and disjunct bounds were learnt for one ghost; with
+            // two, the refinement learns those the new abstraction needs.
             self.learnt = Learnt::default();
+            self.widening.disjunct_bounds.clear();
+            self.widening.disjunctive.clear();
             self.progress.widening_refinements += 1;
             return Continue(());
         }

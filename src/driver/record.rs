@@ -294,6 +294,9 @@ impl Recorder<'_> {
         for (n, d) in &lesson.delays {
             out.push(format!("{}: widening delayed to visit {d}", name(*n)));
         }
+        for (n, b) in &lesson.disjuncts {
+            out.push(format!("{}: up to {b} disjuncts", name(*n)));
+        }
         for n in &lesson.disjunctive {
             out.push(format!(
                 "{}: keeps disjuncts within each partition cell",

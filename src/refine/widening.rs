@@ -42,13 +42,13 @@ impl WideningLesson {
             || !self.disjuncts.is_empty()
     }
 
-    /// Whether the only thing learnt is longer delays.
-    pub fn only_delays(&self) -> bool {
-        !self.delays.is_empty()
+    /// Whether the only things learnt are longer delays or higher disjunct bounds (budgets
+    /// raised, nothing learnt about why the facts were too coarse).
+    pub fn only_raised_budgets(&self) -> bool {
+        (!self.delays.is_empty() || !self.disjuncts.is_empty())
             && self.thresholds.is_empty()
             && self.splits.is_empty()
             && self.disjunctive.is_empty()
-            && self.disjuncts.is_empty()
     }
 }
 
