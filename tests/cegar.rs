@@ -295,6 +295,51 @@ fn forall_seed_programs_are_proved_or_open() {
     assert!(proved.iter().any(|n| n == "copy_const.lp"), "{proved:?}");
 }
 
+/// A loop that checks every cell an earlier loop appended (`for (k = 0; k < nb; k++)
+/// assert(b[k] >= 0)` after `b[nb] = x; nb++` under a filter): the check loop's index
+/// runs up to `nb`, so the widenings must keep `nb` within the array, as the range test
+/// of the write `b[nb]` (a test of a conditional expression in the abstraction) says;
+/// past it a read is `u` and the check fails. And the ∀ the filter loop establishes
+/// (`∀k < nc. c[k] < 0`) must survive the later loops' joins: the atom `k < nc` learnt at
+/// the filter loop is carried to the loops after it that change neither `nc` nor `c`.
+#[test]
+fn a_loop_checking_every_appended_cell_is_proved() {
+    let dir = lp_dir().join("forall");
+    for name in [
+        "filter_check_all.lp",
+        "partition_check_all.lp",
+        "part_init.c",
+        "partition.lp",
+    ] {
+        let src = std::fs::read_to_string(dir.join(name)).unwrap();
+        // The check at a nondet index becomes a loop over every cell below the bound.
+        let src = match name {
+            "part_init.c" => src.replace(
+                "  int j = __VERIFIER_nondet_int();\n  if (j < 0 || j >= m) return 0;\n  __VERIFIER_assert(b[j] > 0);",
+                "  for (int j = 0; j < m; j++) __VERIFIER_assert(b[j] > 0);",
+            ),
+            "partition.lp" => src.replace(
+                "  k = u;\n  assume(0 <= k && k < nc);\n  assert(c[k] < 0);",
+                "  for (k = 0; k < nc; k++)\n    assert(c[k] < 0);",
+            ),
+            _ => src,
+        };
+        assert!(
+            src.contains("for (int j = 0; j < m; j++)") || src.contains("for (k = 0; k < n"),
+            "{name}: not rewritten"
+        );
+        let loaded = lpmc::load(SourceFile::new(name, &src))
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::check(&loaded, &opts);
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+        assert!(!r.symbolic_cells.is_empty(), "{name}: no symbolic cells");
+    }
+}
+
 /// Sortedness with a constant bound (`forall/sorted_*_const.lp`): the one-ghost
 /// abstraction cannot state `a[k1] ≤ a[k2]`, and its spurious traces go through widened
 /// facts. A lesson that only raises the widening's budgets (a longer delay, more

@@ -47,7 +47,7 @@ mod closure;
 mod formula;
 mod paths;
 
-use crate::cfg::{AccelCount, Cfg, CountAtom, Node, NodeKind, ERROR_NODE};
+use crate::cfg::{AccelCount, Cfg, CountAtom, Node, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::linear::{Constraint, LinExpr, Rel, Q};
 use crate::sema::{CmpOp, Expr, Range, VarInfo, VarKind};
@@ -56,7 +56,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 use paths::{dim, var_of};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The most accelerated alternatives at one loop head.
 const MAX_ALTERNATIVES: usize = 4;
@@ -72,7 +72,7 @@ pub fn accelerate(cfg: &mut Cfg, jump_checks: bool) -> usize {
 }
 
 fn accelerate_proc(cfg: &mut Cfg, p: ProcId, jump_checks: bool) -> usize {
-    let mut loops = natural_loops(cfg, p);
+    let mut loops = cfg.natural_loops(p);
     // Inner loops first: a loop nested in another has the smaller body.
     loops.sort_by_key(|(h, body)| (body.len(), *h));
     let returns: BTreeSet<NodeId> = cfg
@@ -269,62 +269,6 @@ fn redirect(kind: &mut NodeKind, from: NodeId, to: NodeId) {
         }
         NodeKind::Error | NodeKind::Call { .. } | NodeKind::Exit | NodeKind::Stop => {}
     }
-}
-
-/// Intraprocedural successors: a call continues at its return point; exits and the error
-/// node have none.
-fn intra_succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
-    match &cfg.nodes[n].kind {
-        NodeKind::Call { ret_point, .. } => vec![*ret_point],
-        NodeKind::Exit => vec![],
-        _ => cfg
-            .succs(n)
-            .into_iter()
-            .filter(|s| *s != ERROR_NODE)
-            .collect(),
-    }
-}
-
-/// The loops of procedure `p`: each target of a back edge of a depth-first search from
-/// the entry, with its natural loop (the nodes that reach a back edge's source without
-/// passing the head, and the head).
-fn natural_loops(cfg: &Cfg, p: ProcId) -> Vec<(NodeId, BTreeSet<NodeId>)> {
-    let entry = cfg.procs[p].entry;
-    let mut on_stack: BTreeSet<NodeId> = BTreeSet::new();
-    let mut done: BTreeSet<NodeId> = BTreeSet::new();
-    let mut back: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
-    let mut preds: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
-    let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(entry, intra_succs(cfg, entry), 0)];
-    on_stack.insert(entry);
-    while let Some((v, ss, i)) = stack.last_mut() {
-        if *i < ss.len() {
-            let (v, w) = (*v, ss[*i]);
-            *i += 1;
-            preds.entry(w).or_default().push(v);
-            if on_stack.contains(&w) {
-                back.entry(w).or_default().push(v);
-            } else if !done.contains(&w) {
-                on_stack.insert(w);
-                stack.push((w, intra_succs(cfg, w), 0));
-            }
-        } else {
-            on_stack.remove(v);
-            done.insert(*v);
-            stack.pop();
-        }
-    }
-    back.into_iter()
-        .map(|(h, sources)| {
-            let mut body: BTreeSet<NodeId> = BTreeSet::from([h]);
-            let mut work: Vec<NodeId> = sources.into_iter().filter(|s| *s != h).collect();
-            while let Some(x) = work.pop() {
-                if body.insert(x) {
-                    work.extend(preds.get(&x).into_iter().flatten().copied());
-                }
-            }
-            (h, body)
-        })
-        .collect()
 }
 
 /// `e₁ && e₂ && ...` (`1` when empty).

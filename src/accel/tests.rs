@@ -4,6 +4,7 @@
 use super::*;
 use crate::diag::SourceFile;
 use crate::sema::{self, IntModel, SemaOptions};
+use std::collections::BTreeMap;
 
 /// The CFG of a program, accelerated, under mathematical (`.lp`) or C (`.c`) integers.
 fn cfg(name: &str, text: &str) -> Cfg {

@@ -6,6 +6,7 @@
 mod bounds;
 mod build;
 mod dot;
+mod loops;
 
 use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};

@@ -3,7 +3,7 @@
 //! entry and exit nodes of recursive procedures (those in a cycle of the call graph).
 //! Elsewhere the tabulation stays exact.
 
-use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
+use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{IndexVec, NodeId, ProcId};
 
 /// What kind of widening point a node is.
@@ -68,20 +68,6 @@ impl Points {
     }
 }
 
-/// Intraprocedural successors: a call steps to its return point; exits and the error node
-/// have none.
-fn intra_succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
-    match &cfg.nodes[n].kind {
-        NodeKind::Call { ret_point, .. } => vec![*ret_point],
-        NodeKind::Exit => vec![],
-        _ => cfg
-            .succs(n)
-            .into_iter()
-            .filter(|s| *s != ERROR_NODE)
-            .collect(),
-    }
-}
-
 /// Targets of back edges of an iterative DFS from `entry`.
 fn loop_heads(cfg: &Cfg, entry: NodeId) -> Vec<NodeId> {
     #[derive(Clone, Copy, PartialEq)]
@@ -92,7 +78,7 @@ fn loop_heads(cfg: &Cfg, entry: NodeId) -> Vec<NodeId> {
     }
     let mut mark = vec![Mark::New; cfg.nodes.len()];
     let mut heads = Vec::new();
-    let mut stack: Vec<(NodeId, usize, Vec<NodeId>)> = vec![(entry, 0, intra_succs(cfg, entry))];
+    let mut stack: Vec<(NodeId, usize, Vec<NodeId>)> = vec![(entry, 0, cfg.intra_succs(entry))];
     mark[entry.0 as usize] = Mark::OnStack;
     while let Some((v, i, ss)) = stack.last_mut() {
         if *i < ss.len() {
@@ -101,7 +87,7 @@ fn loop_heads(cfg: &Cfg, entry: NodeId) -> Vec<NodeId> {
             match mark[w.0 as usize] {
                 Mark::New => {
                     mark[w.0 as usize] = Mark::OnStack;
-                    let sw = intra_succs(cfg, w);
+                    let sw = cfg.intra_succs(w);
                     stack.push((w, 0, sw));
                 }
                 Mark::OnStack => {

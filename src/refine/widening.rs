@@ -159,6 +159,7 @@ pub fn refine_widening(
         deadline,
     );
     learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
+    carry_atoms_forward(phat, &splits, learnt, &mut lesson);
     let points = crate::engine::Points::of(phat);
     if !lesson.is_progress() {
         share_atoms(phat, &points, tab, &facts, &splits, learnt, &mut lesson);
@@ -211,6 +212,68 @@ fn share_atoms(
         let added = add_new(learnt.splits.entry(q).or_default(), later, splits.cap);
         if added > 0 {
             lesson.splits.push((q, added));
+        }
+    }
+}
+
+/// Offer the partition atoms learnt at each loop head to the loops after it in the same
+/// procedure, where the atom's variables are all live and none is assigned in the loop.
+/// Such an atom's truth never changes inside that loop: partitioning by it keeps apart
+/// states the loop never moves between, and what the earlier loop established on each
+/// side of it (`∀k < nc. c[k] < 0`, split by `k < nc`) survives the later loop's joins
+/// (a loop that checks every cell below `nc`).
+fn carry_atoms_forward(
+    phat: &Cfg,
+    splits: &Splits,
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+) {
+    use crate::ids::VarId;
+    let live = crate::engine::live_vars(phat, &BTreeSet::new());
+    for (p, _) in phat.procs.iter_enumerated() {
+        let loops = phat.natural_loops(p);
+        // The variables each loop may assign (every global, if it calls).
+        let assigned: Vec<BTreeSet<VarId>> = loops
+            .iter()
+            .map(|(_, body)| {
+                let mut out = BTreeSet::new();
+                for n in body {
+                    match &phat.nodes[*n].kind {
+                        NodeKind::Assign { lhs, .. } => out.extend(lhs.iter().copied()),
+                        NodeKind::Call { .. } => out.extend(phat.globals.iter().copied()),
+                        _ => {}
+                    }
+                }
+                out
+            })
+            .collect();
+        for (i, (from, from_body)) in loops.iter().enumerate() {
+            let Some(atoms) = learnt.splits.get(from).cloned() else {
+                continue;
+            };
+            for (j, (to, to_body)) in loops.iter().enumerate() {
+                // Later: reached after `from`'s loop, not nested with it.
+                if i == j
+                    || from_body.contains(to)
+                    || to_body.contains(from)
+                    || !phat.reaches_within(*from, *to)
+                {
+                    continue;
+                }
+                let ok = |a: &Constraint| {
+                    a.expr.coeffs().keys().all(|d| {
+                        d.0 % 2 == 1 && {
+                            let v = VarId(d.0 / 2);
+                            live[*to].contains(&v) && !assigned[j].contains(&v)
+                        }
+                    }) && !splits.anyway(*to, a)
+                };
+                let new: Vec<Constraint> = atoms.iter().filter(|a| ok(a)).cloned().collect();
+                let added = add_new(learnt.splits.entry(*to).or_default(), new, splits.cap);
+                if added > 0 {
+                    lesson.splits.push((*to, added));
+                }
+            }
         }
     }
 }

@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 
 impl DlcDomain {
     /// The widening thresholds at node `n`: the families ([`threshold_family`]) of the
-    /// atoms of every branch, loop, assertion and `assume` condition of its procedure, over
-    /// current values and (for globals and formals) entry values, and the thresholds
-    /// learnt at `n`.
+    /// atoms of every branch, loop, assertion and `assume` condition of its procedure and
+    /// of the tests of its assignments' conditional expressions (an array access's range
+    /// test), over current values and (for globals and formals) entry values, and the
+    /// thresholds learnt at `n`.
     pub fn thresholds_at(&mut self, cfg: &Cfg, n: NodeId) -> Vec<Constraint> {
         let mut out = match cfg.nodes[n].proc {
             Some(p) => self
@@ -83,33 +84,46 @@ fn guard_thresholds(cfg: &Cfg, p: ProcId) -> Vec<Constraint> {
         if node.proc != Some(p) {
             continue;
         }
-        if let NodeKind::Assign { rhs, .. } = &node.kind {
-            for t in wrap_thresholds(rhs, base) {
-                push(t, &mut out);
+        let conds: Vec<crate::sema::Expr> = match &node.kind {
+            NodeKind::Assign { rhs, .. } => {
+                for t in wrap_thresholds(rhs, base) {
+                    push(t, &mut out);
+                }
+                // The tests of the conditional expressions: an array access's range test
+                // (`0 ≤ nb < size` in a write's `?:`) bounds the index the loop grows.
+                let mut tests = Vec::new();
+                for e in rhs {
+                    e.visit(&mut |sub| {
+                        if let crate::sema::Expr::Cond(c, _, _) = sub {
+                            tests.push((**c).clone());
+                        }
+                    });
+                }
+                tests
             }
-            continue;
-        }
-        let (NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) = &node.kind else {
-            continue;
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond.clone()],
+            _ => continue,
         };
-        // Bounded before it is built: a chain of `?:` (a read among many cells) has
-        // exponentially many cases.
-        if guard_size(cond, true) > MAX_GUARD_CASES as u64 {
-            continue;
-        }
-        let mut fresh = Fresh::new(base);
-        let dnf = guard(cond, true, &cur_dim, &mut fresh);
-        for atom in dnf.iter().flatten() {
-            if atom.expr.coeffs().keys().any(|d| d.0 >= base) {
+        for cond in &conds {
+            // Bounded before it is built: a chain of `?:` (a read among many cells) has
+            // exponentially many cases.
+            if guard_size(cond, true) > MAX_GUARD_CASES as u64 {
                 continue;
             }
-            for t in threshold_family(atom) {
-                let dims: Vec<Dim> = t.expr.coeffs().keys().copied().collect();
-                if dims.iter().all(|d| entry.contains_key(d)) {
-                    let e = t.rename(&|d| entry.get(&d).copied().unwrap_or(d));
-                    push(e, &mut out);
+            let mut fresh = Fresh::new(base);
+            let dnf = guard(cond, true, &cur_dim, &mut fresh);
+            for atom in dnf.iter().flatten() {
+                if atom.expr.coeffs().keys().any(|d| d.0 >= base) {
+                    continue;
                 }
-                push(t, &mut out);
+                for t in threshold_family(atom) {
+                    let dims: Vec<Dim> = t.expr.coeffs().keys().copied().collect();
+                    if dims.iter().all(|d| entry.contains_key(d)) {
+                        let e = t.rename(&|d| entry.get(&d).copied().unwrap_or(d));
+                        push(e, &mut out);
+                    }
+                    push(t, &mut out);
+                }
             }
         }
     }
