@@ -42,6 +42,15 @@ impl WideningLesson {
             || !self.disjuncts.is_empty()
     }
 
+    /// Count `added` new partition atoms at `at` (one entry per point: the atoms learnt
+    /// at a point are the last ones of its list).
+    fn add_splits(&mut self, at: NodeId, added: usize) {
+        match self.splits.iter_mut().find(|(m, _)| *m == at) {
+            Some((_, k)) => *k += added,
+            None => self.splits.push((at, added)),
+        }
+    }
+
     /// Whether the only things learnt are longer delays or higher disjunct bounds (budgets
     /// raised, nothing learnt about why the facts were too coarse).
     pub fn only_raised_budgets(&self) -> bool {
@@ -211,7 +220,7 @@ fn share_atoms(
             .collect();
         let added = add_new(learnt.splits.entry(q).or_default(), later, splits.cap);
         if added > 0 {
-            lesson.splits.push((q, added));
+            lesson.add_splits(q, added);
         }
     }
 }
@@ -230,9 +239,22 @@ fn carry_atoms_forward(
 ) {
     use crate::ids::VarId;
     let live = crate::engine::live_vars(phat, &BTreeSet::new());
+    // What a call may assign: the globals that some node assigns (a ghost never is).
+    let globals: BTreeSet<VarId> = phat.globals.iter().copied().collect();
+    let by_calls: BTreeSet<VarId> = phat
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::Assign { lhs, .. } => Some(lhs),
+            _ => None,
+        })
+        .flatten()
+        .filter(|v| globals.contains(v))
+        .copied()
+        .collect();
     for (p, _) in phat.procs.iter_enumerated() {
         let loops = phat.natural_loops(p);
-        // The variables each loop may assign (every global, if it calls).
+        // The variables each loop may assign, its calls' included.
         let assigned: Vec<BTreeSet<VarId>> = loops
             .iter()
             .map(|(_, body)| {
@@ -240,7 +262,7 @@ fn carry_atoms_forward(
                 for n in body {
                     match &phat.nodes[*n].kind {
                         NodeKind::Assign { lhs, .. } => out.extend(lhs.iter().copied()),
-                        NodeKind::Call { .. } => out.extend(phat.globals.iter().copied()),
+                        NodeKind::Call { .. } => out.extend(by_calls.iter().copied()),
                         _ => {}
                     }
                 }
@@ -271,7 +293,7 @@ fn carry_atoms_forward(
                 let new: Vec<Constraint> = atoms.iter().filter(|a| ok(a)).cloned().collect();
                 let added = add_new(learnt.splits.entry(*to).or_default(), new, splits.cap);
                 if added > 0 {
-                    lesson.splits.push((*to, added));
+                    lesson.add_splits(*to, added);
                 }
             }
         }
@@ -356,7 +378,7 @@ fn learn_access_atoms(
                 splits.cap + MORE_ACCESS_SPLITS,
             );
             if added > 0 {
-                lesson.splits.push((at, added));
+                lesson.add_splits(at, added);
             }
         }
     }
@@ -408,7 +430,7 @@ fn learn_from_suffix(
         .filter(|a| a.expr.coeffs().keys().all(|d| d.0 < base) && !splits.anyway(at, a));
     let added = add_new(learnt.splits.entry(at).or_default(), atoms, splits.cap);
     if added > 0 {
-        lesson.splits.push((at, added));
+        lesson.add_splits(at, added);
     }
     if let Some(pre) = pre {
         learn_thresholds(at, &pre, learnt, lesson);
