@@ -8,11 +8,10 @@ impl Cfg {
     /// Intraprocedural successors: a call continues at its return point; exits and the error
     /// node have none.
     pub fn intra_succs(&self, n: NodeId) -> Vec<NodeId> {
-        let cfg = self;
-        match &cfg.nodes[n].kind {
+        match &self.nodes[n].kind {
             NodeKind::Call { ret_point, .. } => vec![*ret_point],
             NodeKind::Exit => vec![],
-            _ => cfg
+            _ => self
                 .succs(n)
                 .into_iter()
                 .filter(|s| *s != ERROR_NODE)
@@ -24,13 +23,13 @@ impl Cfg {
     /// the entry, with its natural loop (the nodes that reach a back edge's source without
     /// passing the head, and the head).
     pub fn natural_loops(&self, p: ProcId) -> Vec<(NodeId, BTreeSet<NodeId>)> {
-        let cfg = self;
-        let entry = cfg.procs[p].entry;
+        let entry = self.procs[p].entry;
         let mut on_stack: BTreeSet<NodeId> = BTreeSet::new();
         let mut done: BTreeSet<NodeId> = BTreeSet::new();
         let mut back: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
         let mut preds: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
-        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(entry, cfg.intra_succs(entry), 0)];
+        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> =
+            vec![(entry, self.intra_succs(entry), 0)];
         on_stack.insert(entry);
         while let Some((v, ss, i)) = stack.last_mut() {
             if *i < ss.len() {
@@ -41,7 +40,7 @@ impl Cfg {
                     back.entry(w).or_default().push(v);
                 } else if !done.contains(&w) {
                     on_stack.insert(w);
-                    stack.push((w, cfg.intra_succs(w), 0));
+                    stack.push((w, self.intra_succs(w), 0));
                 }
             } else {
                 on_stack.remove(v);

@@ -282,12 +282,11 @@ fn carry_atoms_forward(
                 {
                     continue;
                 }
+                // Over current values only, each live at `to` and kept by its loop.
                 let ok = |a: &Constraint| {
-                    a.expr.coeffs().keys().all(|d| {
-                        d.0 % 2 == 1 && {
-                            let v = VarId(d.0 / 2);
-                            live[*to].contains(&v) && !assigned[j].contains(&v)
-                        }
+                    a.expr.coeffs().keys().all(|&d| {
+                        let v = VarId(d.0 / 2);
+                        d == cur_dim(v) && live[*to].contains(&v) && !assigned[j].contains(&v)
                     }) && !splits.anyway(*to, a)
                 };
                 let new: Vec<Constraint> = atoms.iter().filter(|a| ok(a)).cloned().collect();
