@@ -163,7 +163,8 @@ fn unbounded_loop_is_unknown_never_safe() {
     }
     let r = run_text_for(src, Unwind::Auto, 1.5);
     assert_eq!(r.verdict(), Verdict::Unknown);
-    // `auto` without a timeout ends at its cap.
+    // `auto` without a timeout ends at its cap. (The memory limit is the process's
+    // resident memory, which the tests running beside this one share: the tests' own.)
     let opts = lpmc::LoadOptions {
         no_accel: true,
         ..Default::default()
@@ -174,11 +175,12 @@ fn unbounded_loop_is_unknown_never_safe() {
         &BmcOptions {
             unwind: Unwind::Auto,
             timeout_s: None,
+            memory_mb: TEST_MEMORY_MB,
             ..Default::default()
         },
     );
     assert_eq!(r.verdict(), Verdict::Unknown, "{}", r.outcome.reason());
-    assert_eq!(r.unwind, lpmc::Unwind::AUTO_CAP);
+    assert_eq!(r.unwind, lpmc::Unwind::AUTO_CAP, "{}", r.outcome.reason());
 }
 
 #[test]

@@ -222,7 +222,7 @@ impl<'a> PathEncoder<'a> {
         // not know one reads it from its array, where the index is in range), so reads
         // at literal indices after the join stay integer terms.
         let keys: BTreeSet<BigInt> = arrs.iter().flat_map(|x| x.known.keys().cloned()).collect();
-        let mut known = BTreeMap::new();
+        let mut known = imbl::OrdMap::new();
         'cells: for i in keys {
             let mut vals = Vec::with_capacity(arrs.len());
             for x in &arrs {
@@ -238,11 +238,7 @@ impl<'a> PathEncoder<'a> {
             let name = format!("{}#{i}#join", self.cfg.arrays[a].name);
             known.insert(i, self.merge_int(smt, guards, vals, &name)?);
         }
-        Ok(Arr {
-            val,
-            size,
-            known: std::rc::Rc::new(known),
-        })
+        Ok(Arr { val, size, known })
     }
 }
 

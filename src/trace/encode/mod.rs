@@ -99,9 +99,10 @@ struct Arr {
     /// Without records (a path explorer): the elements this path wrote or initialised at
     /// literal in-range indices since its last write at an unknown index, so that a read
     /// at a literal index is the written term itself (`select(store(a, i, v), i) = v`),
-    /// and branches on concrete array contents fold without a solver call. Shared by
-    /// forks until one writes.
-    known: std::rc::Rc<BTreeMap<BigInt, Term>>,
+    /// and branches on concrete array contents fold without a solver call. A persistent
+    /// map: forks share it, and a write copies a path of it (a path that forks at every
+    /// iteration of a loop writing or reading cells keeps memory linear in its length).
+    known: imbl::OrdMap<BigInt, Term>,
 }
 
 #[derive(Clone, Debug)]

@@ -99,7 +99,7 @@ impl PathEncoder<'_> {
                         let v = self.name(smt, Term::select(arr.val.clone(), idx.clone()))?;
                         if let Term::Int(i) = &idx {
                             let mut arr = arr.clone();
-                            std::rc::Rc::make_mut(&mut arr.known).insert(i.clone(), v.clone());
+                            arr.known.insert(i.clone(), v.clone());
                             self.set_array(*a, arr);
                         }
                         v
@@ -283,11 +283,11 @@ impl PathEncoder<'_> {
                     let x = self.name(smt, x)?;
                     match (&idx, &in_range) {
                         (Term::Int(i), Term::Bool(true)) => {
-                            std::rc::Rc::make_mut(&mut known).insert(i.clone(), x.clone());
+                            known.insert(i.clone(), x.clone());
                         }
                         (_, Term::Bool(false)) => {}
                         (Term::Int(i), _) => {
-                            std::rc::Rc::make_mut(&mut known).remove(i);
+                            known.remove(i);
                         }
                         _ => known = Default::default(),
                     }
@@ -316,7 +316,7 @@ impl PathEncoder<'_> {
             }
             NodeKind::ArrayInit { array, values, .. } => {
                 let size = self.array_size(smt, *array)?;
-                let mut known = BTreeMap::new();
+                let mut known = imbl::OrdMap::new();
                 let val = match values {
                     None => self.arbitrary(smt, self.step, *array, size.clone())?,
                     Some(vs) => {
@@ -361,14 +361,7 @@ impl PathEncoder<'_> {
                         Term::sym(s)
                     }
                 };
-                self.set_array(
-                    *array,
-                    Arr {
-                        val,
-                        size,
-                        known: std::rc::Rc::new(known),
-                    },
-                );
+                self.set_array(*array, Arr { val, size, known });
             }
             NodeKind::Branch { cond, then, els } => {
                 let c = self.boolean(smt, cond)?;
