@@ -389,7 +389,15 @@ impl<'a> Cegar<'a> {
         match r {
             Refinement::NewCells(_) => self.progress.cells = self.precision.by_name(cfg),
             Refinement::NewSymbolic(_) => {
-                self.progress.symbolic = self.precision.symbolic_by_name(cfg)
+                self.progress.symbolic = self.precision.symbolic_by_name(cfg);
+                // The partition atoms were learnt from the spurious traces of an
+                // abstraction in which the array had no symbolic cell: they separate
+                // states by what that abstraction lost (its constant cells, the
+                // iteration counts of loops it read through), and they fill the places
+                // the atoms over the new cell need. The refinement learns those the new
+                // abstraction needs, as after a second ghost. (Thresholds stay: a
+                // widening keeps one only where both operands satisfy it.)
+                self.learnt.splits.clear();
             }
             Refinement::NoProgress => return Continue(false),
             Refinement::Failed(why) => return Break(Outcome::Unknown(GiveUp::SolverUnknown(why))),

@@ -598,9 +598,21 @@ fn statements(facts: &[Conj], parts: &[(Conj, Vec<Constraint>)], names: &Names) 
             .filter(|c| !type_bound(c) && within.iter().all(|f| f.implies(c)))
             .cloned()
             .collect();
-        if !kept.is_empty() {
-            cands.push((k.clone(), kept));
+        if kept.is_empty() {
+            continue;
         }
+        // Parts that say the same over ranges that meet state it once over their union
+        // (`k = 0 → C` and `1 ≤ k ≤ 999 → C` as `0 ≤ k ≤ 999 → C`).
+        let mut k = k.clone();
+        while let Some(j) = cands.iter().position(|(k2, kept2)| {
+            kept2.len() == kept.len()
+                && kept2.iter().all(|c| kept.contains(c))
+                && interval_union(&k, k2).is_some()
+        }) {
+            let (k2, _) = cands.remove(j);
+            k = interval_union(&k, &k2).expect("checked");
+        }
+        cands.push((k, kept));
     }
     let mut stated: Vec<Formula> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
@@ -625,6 +637,52 @@ fn statements(facts: &[Conj], parts: &[(Conj, Vec<Constraint>)], names: &Names) 
         }
     }
     stated
+}
+
+/// A bound linear form with its integer interval (either end may be open).
+type Interval = (std::collections::BTreeMap<Dim, Q>, Option<Q>, Option<Q>);
+
+/// The union of two ranges over the integers, if it is one range: both bound the same
+/// linear form (and nothing else), and their intervals overlap or meet.
+fn interval_union(a: &Conj, b: &Conj) -> Option<Conj> {
+    let one = |c: &Conj| -> Option<Interval> {
+        let mut rows = c.rows();
+        let (form, range) = rows.next()?;
+        // (Integer ends: the form takes integer values, and "meet" counts integers.)
+        let ends_ok = range
+            .lo
+            .iter()
+            .chain(&range.hi)
+            .all(|x| !x.strict && x.value.is_integer());
+        if rows.next().is_some() || !ends_ok {
+            return None;
+        }
+        let lo = range.lo.as_ref().map(|x| x.value.clone());
+        Some((form.clone(), lo, range.hi.as_ref().map(|x| x.value.clone())))
+    };
+    let ((fa, la, ha), (fb, lb, hb)) = (one(a)?, one(b)?);
+    if fa != fb {
+        return None;
+    }
+    // They meet when each starts at most one past the other's end.
+    let one_past = |lo: &Option<Q>, hi: &Option<Q>| match (lo, hi) {
+        (Some(l), Some(h)) => *l <= h.clone() + Q::from_integer(1.into()),
+        _ => true,
+    };
+    if !one_past(&la, &hb) || !one_past(&lb, &ha) {
+        return None;
+    }
+    let lo = la.zip(lb).map(|(x, y)| x.min(y));
+    let hi = ha.zip(hb).map(|(x, y)| x.max(y));
+    let form = LinExpr::from_parts(fa, Q::from_integer(0.into()));
+    let mut out = Vec::new();
+    if let Some(l) = lo {
+        out.push(Constraint::ge(&form, &LinExpr::constant(l)));
+    }
+    if let Some(h) = hi {
+        out.push(Constraint::le(&form, &LinExpr::constant(h)));
+    }
+    Some(Conj::from_constraints(&out))
 }
 
 /// `c` with each cell that an equality defines in terms of the ghost (`a_k = k`, and no
@@ -672,5 +730,33 @@ fn or_distinct(ds: impl IntoIterator<Item = Formula>) -> Formula {
         disjuncts.remove(0)
     } else {
         Formula::Or(disjuncts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_that_meet_over_the_integers_are_one() {
+        let k = LinExpr::var(Dim(0));
+        let range = |lo: i64, hi: i64| {
+            Conj::from_constraints(&[
+                Constraint::ge(&k, &LinExpr::int(lo)),
+                Constraint::le(&k, &LinExpr::int(hi)),
+            ])
+        };
+        assert_eq!(interval_union(&range(0, 0), &range(1, 999)), Some(range(0, 999)));
+        assert_eq!(interval_union(&range(3, 9), &range(0, 5)), Some(range(0, 9)));
+        // A gap of one integer (k = 1) is no union.
+        assert_eq!(interval_union(&range(0, 0), &range(2, 999)), None);
+        // Another form, or more than one bound form: not an interval of one form.
+        let other = Conj::from_constraints(&[Constraint::le(&LinExpr::var(Dim(2)), &LinExpr::int(4))]);
+        assert_eq!(interval_union(&range(0, 3), &other), None);
+        let two = range(0, 3).and(&other);
+        assert_eq!(interval_union(&two, &range(4, 5)), None);
+        // An open end stays open.
+        let from = |lo: i64| Conj::from_constraints(&[Constraint::ge(&k, &LinExpr::int(lo))]);
+        assert_eq!(interval_union(&from(5), &range(0, 4)), Some(from(0)));
     }
 }

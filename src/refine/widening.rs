@@ -9,7 +9,7 @@ use crate::domain::{cur_dim, entry_dim, split_atom, DlcDomain, Fact, RelDomain};
 use crate::engine::{FactId, Tabulation, Widening};
 use crate::ids::NodeId;
 use crate::limits::Deadline;
-use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr};
+use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr, Q};
 use crate::sema::ArraySize;
 use crate::smt::Solvers;
 use std::collections::{BTreeMap, BTreeSet};
@@ -303,14 +303,28 @@ fn carry_atoms_forward(
 struct Splits {
     /// The partition every abstraction has anyway: learning it again would take a place.
     always: BTreeMap<NodeId, Vec<Constraint>>,
+    /// The ghosts' ranges: each ghost (by variable index) lies in `0 ..= hi` (`hi`
+    /// unknown where some array of the ghost has a variable size).
+    ghosts: BTreeMap<u32, Option<u64>>,
     /// Atoms per point, at most.
     cap: usize,
 }
 
 impl Splits {
     fn of(phat: &Cfg) -> Splits {
+        use crate::ids::Idx;
+        use crate::sema::VarKind;
+        let ghosts = phat
+            .ghosts()
+            .into_iter()
+            .filter_map(|g| match phat.vars[g].kind {
+                VarKind::Ghost { bound } => Some((g.index() as u32, bound.map(|b| b - 1))),
+                _ => None,
+            })
+            .collect();
         Splits {
             always: ghost_splits(phat),
+            ghosts,
             cap: if phat.ghosts().is_empty() {
                 MAX_SPLITS
             } else {
@@ -319,9 +333,34 @@ impl Splits {
         }
     }
 
-    /// Whether every abstraction has the atom `a` at `at` anyway.
+    /// Whether every abstraction has the atom `a` at `at` anyway: one it has from the
+    /// start, or a bound on a ghost alone that the ghost's range decides (`k ≤ -1`, or
+    /// `k ≤ size - 1` for an array of constant size), which splits no state.
     fn anyway(&self, at: NodeId, a: &Constraint) -> bool {
-        self.always.get(&at).is_some_and(|g| g.contains(a))
+        self.always.get(&at).is_some_and(|g| g.contains(a)) || self.decided_by_range(a)
+    }
+
+    fn decided_by_range(&self, a: &Constraint) -> bool {
+        use num_traits::Signed;
+        let [(d, c)] = a.expr.coeffs().iter().collect::<Vec<_>>()[..] else {
+            return false;
+        };
+        let Some(hi) = self.ghosts.get(&(d.0 / 2)) else {
+            return false;
+        };
+        if a.rel != crate::linear::Rel::Le {
+            return false;
+        }
+        // `c·k + e ≤ 0` is `k ≤ t` for `c > 0` and `k ≥ t` for `c < 0`, with `t = -e/c`.
+        let q = |n: u64| Q::from_integer(n.into());
+        let t = -(a.expr.constant_term().clone()) / c.clone();
+        if c.is_positive() {
+            // Nowhere for `t < 0`; everywhere for `t ≥ hi`.
+            t < q(0) || hi.is_some_and(|h| t >= q(h))
+        } else {
+            // Everywhere for `t ≤ 0`; nowhere for `t > hi`.
+            t <= q(0) || hi.is_some_and(|h| t > q(h))
+        }
     }
 }
 
@@ -1021,5 +1060,30 @@ mod tests {
         let before = learnt.splits.clone();
         learnt.carry_over(&var_keys(&new), &new);
         assert_eq!(learnt.splits, before);
+    }
+
+    #[test]
+    fn bounds_on_the_ghost_that_its_range_decides_take_no_place() {
+        let src = "void main() { int a[10]; int i; i = 0;
+                   while (i < 10) { a[i] = 1; i = i + 1; } assert(a[3] == 1); }";
+        let cfg = crate::frontend::load(SourceFile::new("t.lp", src))
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .cfg;
+        let mut precision = crate::abstraction::Precision::empty();
+        precision.add_symbolic(crate::ids::ArrayId(0));
+        let phat = abstract_program(&cfg, &precision);
+        let splits = Splits::of(&phat);
+        let k = LinExpr::var(cur_dim(var(&phat, "k#")));
+        // `k ≤ c`, `k ≥ c`, `k - i ≤ 0`.
+        let at_most = |c: i64| Constraint::le(&k, &LinExpr::int(c));
+        let at_least = |c: i64| Constraint::ge(&k, &LinExpr::int(c));
+        let decided = |c: &Constraint| splits.decided_by_range(c);
+        // The ghost lies in 0 ..= 9.
+        assert!(decided(&at_most(-1)) && decided(&at_most(9)) && decided(&at_most(12)));
+        assert!(decided(&at_least(0)) && decided(&at_least(10)));
+        assert!(!decided(&at_most(0)) && !decided(&at_most(8)));
+        assert!(!decided(&at_least(1)) && !decided(&at_least(9)));
+        assert!(!decided(&le(&phat, "i", "k#")));
+        assert!(splits.anyway(NodeId(0), &at_most(-1)));
     }
 }
