@@ -255,6 +255,25 @@ fn cli_exit_codes_and_json() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A path that forks at every iteration of a loop over a large array (here a check of
+/// each cell of a zero-initialised global array of 100000): each fork shares what the
+/// path knows of the array's cells, so bounds in the thousands fit in little memory and
+/// the time limit, not the memory limit, ends the run; the report names the bound the
+/// run had reached, whichever of the engine and the watchdog answered.
+#[test]
+fn deep_paths_over_a_large_array_stay_small() {
+    let out = Command::new(env!("CARGO_BIN_EXE_lpmc"))
+        .args(["bmc", "--timeout", "3", "--memory", "1024", "--json"])
+        .arg(lp_dir().join("accel/check_zero_global.lp"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(20));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["unknown"], "timeout", "{v}");
+    assert!(v["unwind"].as_u64().is_some_and(|k| k >= 16), "{v}");
+}
+
 mod differential {
     //! Random small programs with arrays (indices may be out of range), calls and bounded
     //! loops: bmc is never SAFE when a random interpreter run reaches an error, and bmc

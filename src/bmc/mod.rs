@@ -28,6 +28,7 @@ use crate::cfg::{Cfg, NodeKind};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::report::{node_lines, tested_counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::smt::{Cvc5Factory, Logic, SmtBackend, SmtConfig, SolverFactory, Solvers};
 use crate::trace::{self, Feasibility, Trace};
@@ -191,11 +192,14 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
         Unwind::Fixed(k) => k,
         Unwind::Auto => 1,
     };
+    // The bound being explored, for the report when the watchdog answers first.
+    let bound = Arc::new(AtomicU32::new(first_k));
     let work = {
         let loaded = loaded.clone();
         let deadline = deadline.clone();
         let (unwind, mode) = (opts.unwind, opts.mode);
-        move || bmc_within_mode(&loaded, unwind, mode, solvers.as_ref(), &deadline)
+        let bound = Arc::clone(&bound);
+        move || bmc_at(&loaded, unwind, mode, solvers.as_ref(), &deadline, &bound)
     };
     let mut report = match run_guarded(&deadline, STACK_BYTES, "lpmc-bmc", work) {
         Ok(r) => r,
@@ -204,7 +208,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
                 Some(e) => GiveUp::exhausted(e),
                 None => GiveUp::Internal("the bmc thread panicked".into()),
             }),
-            unwind: first_k,
+            unwind: bound.load(Ordering::Relaxed),
             paths: 0,
             smt_checks: 0,
             states: 0,
@@ -262,6 +266,18 @@ pub fn bmc_within_mode(
     mode: BmcMode,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
+) -> BmcReport {
+    bmc_at(loaded, unwind, mode, solvers, deadline, &AtomicU32::new(0))
+}
+
+/// [`bmc_within_mode`], telling `bound` each bound it starts to explore.
+fn bmc_at(
+    loaded: &Loaded,
+    unwind: Unwind,
+    mode: BmcMode,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    bound: &AtomicU32,
 ) -> BmcReport {
     let start = Instant::now();
     let first_k = match unwind {
@@ -325,6 +341,7 @@ pub fn bmc_within_mode(
     let mut k = first_k;
     loop {
         r.unwind = k;
+        bound.store(k, Ordering::Relaxed);
         let res = if merged {
             if msmt.is_none() {
                 let conf = SmtConfig::new(Logic::QfAlia).with_models(true);

@@ -746,12 +746,19 @@ mod tests {
                 Constraint::le(&k, &LinExpr::int(hi)),
             ])
         };
-        assert_eq!(interval_union(&range(0, 0), &range(1, 999)), Some(range(0, 999)));
-        assert_eq!(interval_union(&range(3, 9), &range(0, 5)), Some(range(0, 9)));
+        assert_eq!(
+            interval_union(&range(0, 0), &range(1, 999)),
+            Some(range(0, 999))
+        );
+        assert_eq!(
+            interval_union(&range(3, 9), &range(0, 5)),
+            Some(range(0, 9))
+        );
         // A gap of one integer (k = 1) is no union.
         assert_eq!(interval_union(&range(0, 0), &range(2, 999)), None);
         // Another form, or more than one bound form: not an interval of one form.
-        let other = Conj::from_constraints(&[Constraint::le(&LinExpr::var(Dim(2)), &LinExpr::int(4))]);
+        let other =
+            Conj::from_constraints(&[Constraint::le(&LinExpr::var(Dim(2)), &LinExpr::int(4))]);
         assert_eq!(interval_union(&range(0, 3), &other), None);
         let two = range(0, 3).and(&other);
         assert_eq!(interval_union(&two, &range(4, 5)), None);
