@@ -395,9 +395,12 @@ impl<'a> Cegar<'a> {
                 // states by what that abstraction lost (its constant cells, the
                 // iteration counts of loops it read through), and they fill the places
                 // the atoms over the new cell need. The refinement learns those the new
-                // abstraction needs, as after a second ghost. (Thresholds stay: a
-                // widening keeps one only where both operands satisfy it.)
+                // abstraction needs, as after a second ghost; so with the disjunct bounds
+                // raised for it. (Thresholds stay: a widening keeps one only where both
+                // operands satisfy it; so do delays.)
                 self.learnt.splits.clear();
+                self.widening.disjunct_bounds.clear();
+                self.widening.disjunctive.clear();
             }
             Refinement::NoProgress => return Continue(false),
             Refinement::Failed(why) => return Break(Outcome::Unknown(GiveUp::SolverUnknown(why))),
@@ -461,6 +464,7 @@ impl<'a> Cegar<'a> {
             phat,
             tab,
             err,
+            &self.keep_live,
             &mut self.widening,
             &mut self.learnt,
             self.solvers,
