@@ -464,7 +464,6 @@ impl<'a> Cegar<'a> {
             phat,
             tab,
             err,
-            &self.keep_live,
             &mut self.widening,
             &mut self.learnt,
             self.solvers,

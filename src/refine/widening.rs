@@ -141,12 +141,10 @@ pub const MAX_PARTNER_PATHS: usize = 32;
 /// - if nothing new was learnt that way, every widening point with a widened fact on the
 ///   trace gets a longer delay (doubled, and longer than the chain that was widened), up
 ///   to [`MAX_DELAY`].
-#[allow(clippy::too_many_arguments)]
 pub fn refine_widening(
     phat: &Cfg,
     tab: &Tabulation<Fact>,
     err: FactId,
-    keep: &BTreeSet<crate::ids::VarId>,
     widening: &mut Widening,
     learnt: &mut Learnt,
     solvers: &Solvers,
@@ -157,7 +155,7 @@ pub fn refine_widening(
     // The trace and the derivations of the read rule's partners it used.
     let mut paths = vec![facts.clone()];
     paths.extend(tab.partner_paths(err, MAX_PARTNER_PATHS));
-    let splits = Splits::of(phat, keep);
+    let splits = Splits::of(phat);
     learn_access_atoms(phat, tab, &paths, &splits, learnt, &mut lesson);
     learn_from_suffix(
         phat,
@@ -308,14 +306,12 @@ struct Splits {
     /// The ghosts' ranges: each ghost (by variable index) lies in `0 ..= hi` (`hi`
     /// unknown where some array of the ghost has a variable size).
     ghosts: BTreeMap<u32, Option<u64>>,
-    /// The variables live at each node, as the engine keeps them.
-    live: crate::ids::IndexVec<NodeId, BTreeSet<crate::ids::VarId>>,
     /// Atoms per point, at most.
     cap: usize,
 }
 
 impl Splits {
-    fn of(phat: &Cfg, keep: &BTreeSet<crate::ids::VarId>) -> Splits {
+    fn of(phat: &Cfg) -> Splits {
         use crate::ids::Idx;
         use crate::sema::VarKind;
         let ghosts = phat
@@ -329,7 +325,6 @@ impl Splits {
         Splits {
             always: ghost_splits(phat),
             ghosts,
-            live: crate::engine::live_vars(phat, keep),
             cap: if phat.ghosts().is_empty() {
                 MAX_SPLITS
             } else {
@@ -338,17 +333,11 @@ impl Splits {
         }
     }
 
-    /// Whether the atom `a` at `at` would split no more than the abstraction does
-    /// anyway: one it has from the start, a bound on a ghost alone that the ghost's range
-    /// decides (`k ≤ -1`, or `k ≤ size - 1` for an array of constant size), or one over
-    /// the current value of a variable dead at `at` (the engine forgets it there).
+    /// Whether every abstraction has the atom `a` at `at` anyway: one it has from the
+    /// start, or a bound on a ghost alone that the ghost's range decides (`k ≤ -1`, or
+    /// `k ≤ size - 1` for an array of constant size), which splits no state.
     fn anyway(&self, at: NodeId, a: &Constraint) -> bool {
-        self.always.get(&at).is_some_and(|g| g.contains(a))
-            || self.decided_by_range(a)
-            || a.expr.coeffs().keys().any(|&d| {
-                let v = crate::ids::VarId(d.0 / 2);
-                d == cur_dim(v) && self.live.get(at).is_some_and(|l| !l.contains(&v))
-            })
+        self.always.get(&at).is_some_and(|g| g.contains(a)) || self.decided_by_range(a)
     }
 
     fn decided_by_range(&self, a: &Constraint) -> bool {
@@ -1083,7 +1072,7 @@ mod tests {
         let mut precision = crate::abstraction::Precision::empty();
         precision.add_symbolic(crate::ids::ArrayId(0));
         let phat = abstract_program(&cfg, &precision);
-        let splits = Splits::of(&phat, &BTreeSet::new());
+        let splits = Splits::of(&phat);
         let k = LinExpr::var(cur_dim(var(&phat, "k#")));
         // `k ≤ c`, `k ≥ c`, `k - i ≤ 0`.
         let at_most = |c: i64| Constraint::le(&k, &LinExpr::int(c));
