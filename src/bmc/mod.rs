@@ -28,11 +28,11 @@ use crate::cfg::{Cfg, NodeKind};
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::report::{node_lines, tested_counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::smt::{Cvc5Factory, Logic, SmtBackend, SmtConfig, SolverFactory, Solvers};
 use crate::trace::{self, Feasibility, Trace};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -604,13 +604,14 @@ fn statements(facts: &[Conj], parts: &[(Conj, Vec<Constraint>)], names: &Names) 
         // Parts that say the same over ranges that meet state it once over their union
         // (`k = 0 → C` and `1 ≤ k ≤ 999 → C` as `0 ≤ k ≤ 999 → C`).
         let mut k = k.clone();
-        while let Some(j) = cands.iter().position(|(k2, kept2)| {
-            kept2.len() == kept.len()
-                && kept2.iter().all(|c| kept.contains(c))
-                && interval_union(&k, k2).is_some()
+        while let Some((j, union)) = cands.iter().enumerate().find_map(|(j, (k2, kept2))| {
+            let same = kept2.len() == kept.len() && kept2.iter().all(|c| kept.contains(c));
+            same.then(|| interval_union(&k, k2))
+                .flatten()
+                .map(|u| (j, u))
         }) {
-            let (k2, _) = cands.remove(j);
-            k = interval_union(&k, &k2).expect("checked");
+            cands.remove(j);
+            k = union;
         }
         cands.push((k, kept));
     }

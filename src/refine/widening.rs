@@ -314,7 +314,7 @@ impl Splits {
     fn of(phat: &Cfg) -> Splits {
         use crate::ids::Idx;
         use crate::sema::VarKind;
-        let ghosts = phat
+        let ghosts: BTreeMap<u32, Option<u64>> = phat
             .ghosts()
             .into_iter()
             .filter_map(|g| match phat.vars[g].kind {
@@ -324,12 +324,12 @@ impl Splits {
             .collect();
         Splits {
             always: ghost_splits(phat),
-            ghosts,
-            cap: if phat.ghosts().is_empty() {
+            cap: if ghosts.is_empty() {
                 MAX_SPLITS
             } else {
                 MAX_GHOST_SPLITS
             },
+            ghosts,
         }
     }
 
@@ -342,7 +342,8 @@ impl Splits {
 
     fn decided_by_range(&self, a: &Constraint) -> bool {
         use num_traits::Signed;
-        let [(d, c)] = a.expr.coeffs().iter().collect::<Vec<_>>()[..] else {
+        let mut terms = a.expr.coeffs().iter();
+        let (Some((d, c)), None) = (terms.next(), terms.next()) else {
             return false;
         };
         let Some(hi) = self.ghosts.get(&(d.0 / 2)) else {
