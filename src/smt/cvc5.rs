@@ -345,7 +345,19 @@ impl Cvc5Backend {
             SatResult::Unsat
         } else {
             SatResult::Unknown(match r.unknown_explanation() {
-                UnknownExplanation::Timeout => UnknownReason::Timeout,
+                UnknownExplanation::Timeout => {
+                    // The limit was the time the deadline left, in whole milliseconds, and
+                    // cvc5's clock may end it a little early: wait out the rest, so that
+                    // the caller sees the deadline expired and answers "time limit".
+                    let left = self
+                        .deadline
+                        .remaining()
+                        .unwrap_or(std::time::Duration::MAX);
+                    if left < std::time::Duration::from_millis(50) {
+                        std::thread::sleep(left);
+                    }
+                    UnknownReason::Timeout
+                }
                 UnknownExplanation::Resourceout => UnknownReason::ResourceOut,
                 UnknownExplanation::Memout => UnknownReason::MemoryOut,
                 UnknownExplanation::Interrupted => UnknownReason::Interrupted,
