@@ -182,6 +182,10 @@ pub struct Counterexample {
     /// testing their checks (`--jump-checks`), so that this is its run testing every one.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub checks_retested: bool,
+    /// Whether a CEGAR trace that was spurious led to it by jumping over its loops
+    /// ([`crate::trace::jump_loops`]): the steps are then those of the concrete run.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub jumped_loops: bool,
 }
 
 /// Why an engine gave up (the UNKNOWN outcome).
@@ -393,6 +397,11 @@ impl Outcome {
                 let how = if c.engine == Engine::Search {
                     format!(
                         "a concrete run of {} steps found it, replayed by the interpreter",
+                        c.length
+                    )
+                } else if c.jumped_loops {
+                    format!(
+                        "a spurious trace with its loops jumped over led to a concrete run of {} steps, replayed by the interpreter",
                         c.length
                     )
                 } else if c.checks_retested {
@@ -609,6 +618,7 @@ fn counterexample_run(
             .is_some_and(|n| cfg.overflow_checks.contains(n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
         checks_retested: false,
+        jumped_loops: false,
     };
     (c, run)
 }

@@ -295,6 +295,47 @@ fn forall_seed_programs_are_proved_or_open() {
     assert!(proved.iter().any(|n| n == "copy_const.lp"), "{proved:?}");
 }
 
+/// Counterexamples behind a loop that must run to a constant bound (10^5 to 10^6
+/// iterations) first: the CEGAR engine alone finds them, jumping over the loops of a
+/// spurious trace any number of times and running the program on what the jump's model
+/// says (`lpmc::trace::jump_loops`). Every unsafe program of deep/ and forall/ (the
+/// latter's twins with constant bounds were UNKNOWN under CEGAR alone without the jump);
+/// the safe ones of deep/ are proved, or open and never UNSAFE.
+#[test]
+fn deep_counterexamples_are_found_by_jumping_over_loops() {
+    let mut jumped = 0;
+    for dir in ["deep", "forall"] {
+        for p in common::sources(&lp_dir().join(dir)) {
+            let name = format!("{dir}/{}", p.file_name().unwrap().to_string_lossy());
+            match common::header(&p, "expect").as_deref() {
+                Some("unsafe") => {
+                    let src = std::fs::read_to_string(&p).unwrap();
+                    let loaded = lpmc::load(SourceFile::new(&name, &src)).unwrap();
+                    let opts = CheckOptions {
+                        timeout_s: Some(60.0),
+                        ..Default::default()
+                    };
+                    let r = lpmc::check(&loaded, &opts);
+                    let reason = r.outcome.reason();
+                    assert_eq!(r.verdict(), Verdict::Unsafe, "{name}: {reason}");
+                    if reason.contains("loops jumped over") {
+                        jumped += 1;
+                    } else {
+                        assert!(dir != "deep", "{name}: found without a jump: {reason}");
+                    }
+                }
+                Some("safe") if dir == "deep" => {
+                    if let Some(r) = check_unless_open(&p) {
+                        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(jumped >= 12, "only {jumped} found by a jump");
+}
+
 /// A loop that checks every cell an earlier loop appended (`for (k = 0; k < nb; k++)
 /// assert(b[k] >= 0)` after `b[nb] = x; nb++` under a filter): the check loop's index
 /// runs up to `nb`, so the widenings must keep `nb` within the array, as the range test

@@ -68,6 +68,9 @@ pub(super) struct Cegar<'a> {
     /// Variables the facts keep where they are dead, so that the read rule tells runs
     /// apart ([`crate::refine::stale_partner_vars`]).
     keep_live: BTreeSet<crate::ids::VarId>,
+    /// The shapes of the spurious traces whose loops were jumped over already
+    /// ([`crate::trace::shape`]): the same shape gives the same jump.
+    jumped: BTreeSet<Vec<NodeId>>,
 }
 
 impl<'a> Cegar<'a> {
@@ -97,6 +100,7 @@ impl<'a> Cegar<'a> {
             progress: Progress::default(),
             congruences: false,
             keep_live: BTreeSet::new(),
+            jumped: BTreeSet::new(),
         }
     }
 
@@ -268,14 +272,21 @@ impl<'a> Cegar<'a> {
     /// Check the abstract error trace on the original program (arrays included): its
     /// unsat core if it is infeasible; else the outcome (UNSAFE once the interpreter
     /// replays the solver's model, UNKNOWN if the solver gives no answer).
-    fn check(&self, trace: &Trace, obs: &mut impl Observer) -> ControlFlow<Outcome, Vec<usize>> {
+    fn check(
+        &mut self,
+        trace: &Trace,
+        obs: &mut impl Observer,
+    ) -> ControlFlow<Outcome, Vec<usize>> {
         let _span = tracing::debug_span!("check trace", steps = trace.path.len()).entered();
         let cfg = self.cfg();
         obs.enter(Phase::CheckTrace);
         let feasibility = check_with(cfg, trace, self.solvers.as_ref(), self.deadline);
         obs.checked(trace, &feasibility);
         Break(match feasibility {
-            Ok(Feasibility::Infeasible { core }) => return Continue(core),
+            Ok(Feasibility::Infeasible { core }) => match self.jump(trace) {
+                Some(c) => Outcome::Unsafe(c),
+                None => return Continue(core),
+            },
             Err(e) => Outcome::Unknown(GiveUp::Internal(format!(
                 "the abstract trace is not a path of the program: {e}"
             ))),
@@ -292,6 +303,24 @@ impl<'a> Cegar<'a> {
                     m.0
                 ))),
             },
+        })
+    }
+
+    /// A spurious trace through loops may still show where a real error is, many more
+    /// iterations away: jump over its loops ([`crate::trace::jump_loops`]), once per
+    /// shape of trace; a run that reaches an error location is the counterexample.
+    fn jump(&mut self, trace: &Trace) -> Option<crate::report::Counterexample> {
+        let shape = crate::trace::shape(self.cfg(), trace)?;
+        if !self.jumped.insert(shape) {
+            return None;
+        }
+        let _span = tracing::debug_span!("jump loops").entered();
+        let (t, w) =
+            crate::trace::jump_loops(self.cfg(), trace, self.solvers.as_ref(), self.deadline)?;
+        let c = tested_counterexample(Engine::Cegar, self.loaded, &t, &w).ok()?;
+        Some(crate::report::Counterexample {
+            jumped_loops: true,
+            ..c
         })
     }
 

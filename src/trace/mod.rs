@@ -8,12 +8,14 @@
 
 mod deskip;
 mod encode;
+mod jump;
 mod oracle;
 #[cfg(test)]
 mod tests;
 
 pub use deskip::test_skipped_checks;
 pub(crate) use encode::{cmp_term, Fail, PathEncoder};
+pub use jump::{jump_loops, shape};
 pub use oracle::ReplayOracle;
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};

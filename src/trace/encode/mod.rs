@@ -16,6 +16,7 @@
 //! state, and `semantics` encodes expressions and nodes.
 
 mod join;
+mod jump;
 mod semantics;
 mod simplify;
 mod state;
