@@ -16,12 +16,12 @@ use crate::ids::NodeId;
 use crate::invariant::invariant_map;
 use crate::limits::Deadline;
 use crate::refine::{
-    add_new, ghost_splits, refine, refine_widening, stale_partner_vars, var_keys, Learnt,
-    Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
+    add_cells, add_new, ghost_splits, refine, refine_widening, stale_partner_vars, var_keys,
+    Learnt, Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
 };
 use crate::report::{assumed_no_overflow, tested_counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
-use crate::trace::{check_with, replay, Feasibility, Trace};
+use crate::trace::{check_with, replay, Feasibility, Jumped, Trace};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::Arc;
@@ -40,6 +40,14 @@ pub(super) struct Progress {
     /// `Some(2)` once the symbolic cells have a second ghost.
     pub ghosts: Option<u8>,
 }
+
+/// An unsat core of a spurious trace with its loops jumped over (steps of the trace), and
+/// the cells of the reads and of the writes it fixes.
+type JumpCore = (
+    Vec<usize>,
+    Vec<(crate::ids::ArrayId, i64)>,
+    Vec<(crate::ids::ArrayId, i64)>,
+);
 
 /// The CEGAR loop on one program: its limits, and what it has learnt.
 pub(super) struct Cegar<'a> {
@@ -71,6 +79,10 @@ pub(super) struct Cegar<'a> {
     /// The shapes of the spurious traces whose loops were jumped over already
     /// ([`crate::trace::shape`]): the same shape gives the same jump.
     jumped: BTreeSet<Vec<NodeId>>,
+    /// The unsat core of the last spurious trace with its loops jumped over, if that was
+    /// infeasible too (in steps of the trace), and the cells of the reads and of the
+    /// writes it fixes.
+    jump_core: Option<JumpCore>,
 }
 
 impl<'a> Cegar<'a> {
@@ -101,6 +113,7 @@ impl<'a> Cegar<'a> {
             congruences: false,
             keep_live: BTreeSet::new(),
             jumped: BTreeSet::new(),
+            jump_core: None,
         }
     }
 
@@ -309,14 +322,32 @@ impl<'a> Cegar<'a> {
     /// A spurious trace through loops may still show where a real error is, many more
     /// iterations away: jump over its loops ([`crate::trace::jump_loops`]), once per
     /// shape of trace; a run that reaches an error location is the counterexample.
+    /// If the trace with its loops jumped over is infeasible too, its core is kept for
+    /// the refinement ([`Cegar::refine`]).
     fn jump(&mut self, trace: &Trace) -> Option<crate::report::Counterexample> {
+        self.jump_core = None;
         let shape = crate::trace::shape(self.cfg(), trace)?;
         if !self.jumped.insert(shape) {
             return None;
         }
         let _span = tracing::debug_span!("jump loops").entered();
         let (t, w) =
-            crate::trace::jump_loops(self.cfg(), trace, self.solvers.as_ref(), self.deadline)?;
+            match crate::trace::jump_loops(self.cfg(), trace, self.solvers.as_ref(), self.deadline)
+            {
+                Jumped::Found(t, w) => (t, w),
+                Jumped::Infeasible {
+                    core,
+                    reads,
+                    writes,
+                } => {
+                    tracing::debug!(
+                        "jumped trace infeasible, core {core:?}, cells {reads:?} {writes:?}"
+                    );
+                    self.jump_core = Some((core, reads, writes));
+                    return None;
+                }
+                Jumped::Nothing => return None,
+            };
         let c = tested_counterexample(Engine::Cegar, self.loaded, &t, &w).ok()?;
         Some(crate::report::Counterexample {
             jumped_loops: true,
@@ -339,6 +370,26 @@ impl<'a> Cegar<'a> {
         let _span = tracing::debug_span!("refine").entered();
         if self.cfg().has_arrays() && self.refine_cells(trace, core, obs)? {
             return Continue(());
+        }
+        // The trace is spurious whatever its loops' counts: the cells the core of the
+        // trace with its loops jumped over fixes are needed whatever the widening learns
+        // about the counts (a core of the trace itself may blame only the counts).
+        if let Some((core, reads, writes)) = self.jump_core.take() {
+            let cfg = self.cfg();
+            let (reads, writes) = if self.progress.refinements < self.max_refinements {
+                (reads, writes)
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            let r = add_cells(cfg, reads, &mut self.precision)
+                .or_else(|| add_cells(cfg, writes, &mut self.precision));
+            if let Some(r) = r {
+                obs.enter(Phase::Refine);
+                obs.refined(&r, &core);
+                if self.take_refinement(r)? {
+                    return Continue(());
+                }
+            }
         }
         if !went_through_widening(tab, err) {
             if self.add_second_ghost(obs)
@@ -412,6 +463,12 @@ impl<'a> Cegar<'a> {
             self.deadline,
         );
         obs.refined(&r, core);
+        self.take_refinement(r)
+    }
+
+    /// Take a cell refinement into the precision's bookkeeping: whether it was one.
+    fn take_refinement(&mut self, r: Refinement) -> ControlFlow<Outcome, bool> {
+        let cfg = self.cfg();
         if let Err(e) = self.deadline.check() {
             return Break(Outcome::Unknown(GiveUp::exhausted(e)));
         }

@@ -50,6 +50,42 @@ pub const SYMBOLIC_AFTER_SIZE: u64 = 64;
 /// See [`SYMBOLIC_AFTER_SIZE`].
 pub const SYMBOLIC_AFTER_CELLS: usize = 4;
 
+/// Add the constant cells `fixed` (accesses an unsat core pins down) to the precision;
+/// `None` if none is new. A large or variable-size array whose constant cells keep growing
+/// (a loop over a symbolic bound enumerates them one by one) gets a symbolic cell instead.
+pub fn add_cells(
+    cfg: &Cfg,
+    fixed: Vec<(ArrayId, i64)>,
+    precision: &mut Precision,
+) -> Option<Refinement> {
+    let new: Vec<(ArrayId, i64)> = fixed
+        .into_iter()
+        .filter(|(a, k)| cell_in_range(cfg, *a, *k))
+        // An array with a symbolic cell gets no more constant ones.
+        .filter(|(a, k)| !precision.is_symbolic(*a) && precision.add(*a, *k))
+        .collect();
+    if new.is_empty() {
+        return None;
+    }
+    let grow: Vec<ArrayId> = new
+        .iter()
+        .map(|(a, _)| *a)
+        .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
+        .collect();
+    let sym: Vec<ArrayId> = grow
+        .into_iter()
+        .filter(|a| precision.add_symbolic(*a))
+        .collect();
+    if !sym.is_empty() {
+        // The symbolic cell covers every cell: the enumerated ones only add disjuncts.
+        for a in &sym {
+            precision.drop_cells(*a);
+        }
+        return Some(Refinement::NewSymbolic(sym));
+    }
+    Some(Refinement::NewCells(new))
+}
+
 /// Refine `precision` with the cells fixed by the core of the infeasible trace `t`.
 pub fn refine(
     cfg: &Cfg,
@@ -71,33 +107,8 @@ pub fn refine(
             Ok(f) => f,
             Err(e) => return Refinement::Failed(format!("refinement failed: {e}")),
         };
-        let new: Vec<(ArrayId, i64)> = fixed
-            .into_iter()
-            .filter(|(a, k)| cell_in_range(cfg, *a, *k))
-            // An array with a symbolic cell gets no more constant ones.
-            .filter(|(a, k)| !precision.is_symbolic(*a) && precision.add(*a, *k))
-            .collect();
-        if !new.is_empty() {
-            // A large or variable-size array whose constant cells keep growing (a loop
-            // over a symbolic bound enumerates them one by one) gets a symbolic cell too.
-            let grow: Vec<ArrayId> = new
-                .iter()
-                .map(|(a, _)| *a)
-                .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
-                .collect();
-            let sym: Vec<ArrayId> = grow
-                .into_iter()
-                .filter(|a| precision.add_symbolic(*a))
-                .collect();
-            if !sym.is_empty() {
-                // The symbolic cell covers every cell: the enumerated ones only add
-                // disjuncts.
-                for a in &sym {
-                    precision.drop_cells(*a);
-                }
-                return Refinement::NewSymbolic(sym);
-            }
-            return Refinement::NewCells(new);
+        if let Some(r) = add_cells(cfg, fixed, precision) {
+            return r;
         }
     }
     // No constant cell is new: a symbolic cell for every array read in a core step, or

@@ -75,37 +75,87 @@ pub fn shape(cfg: &Cfg, t: &Trace) -> Option<Vec<NodeId>> {
     Some(out)
 }
 
+/// What jumping over a spurious trace's loops gave.
+#[derive(Clone, Debug)]
+pub enum Jumped {
+    /// A run of the program that reaches an error location, replayed.
+    Found(Trace, Witness),
+    /// The trace with its loops jumped over is infeasible too, whatever the counts.
+    Infeasible {
+        /// The steps of the trace (outside its jumped iterations) of an unsat core.
+        core: Vec<usize>,
+        /// The cells of the reads, and of the writes, whose indices the core fixes.
+        reads: Vec<(ArrayId, i64)>,
+        writes: Vec<(ArrayId, i64)>,
+    },
+    /// Nothing: no loop to jump over, a model whose run reaches no error, or no answer.
+    Nothing,
+}
+
 /// Try to turn a (spurious) trace through loops into a real counterexample by jumping
-/// over its runs of iterations (see the module docs). `Some` only for a run of the
-/// program that reaches an error location and replays.
+/// over its runs of iterations (see the module docs). [`Jumped::Found`] only for a run of
+/// the program that reaches an error location and replays.
 pub fn jump_loops(
     cfg: &Cfg,
     t: &Trace,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
-) -> Option<(Trace, Witness)> {
+) -> Jumped {
+    jump(cfg, t, solvers, deadline).unwrap_or(Jumped::Nothing)
+}
+
+fn jump(cfg: &Cfg, t: &Trace, solvers: &dyn SolverFactory, deadline: &Deadline) -> Option<Jumped> {
     let runs = runs(cfg, &t.path);
     if runs.is_empty() || deadline.expired() {
         return None;
     }
-    let config = SmtConfig::new(Logic::QfAlia).with_models(true);
+    let config = SmtConfig::new(Logic::QfAlia)
+        .with_models(true)
+        .with_unsat_cores(true);
     let mut smt = solvers.make(config, deadline).ok()?;
     let smt = smt.as_mut();
-    let (enc, jumps, mut constraints, fills) = encode(cfg, &t.path, &runs, smt)?;
-    let e = enc.encoding();
-    constraints.extend(e.aux.iter().cloned());
-    constraints.extend(e.steps.iter().flatten().cloned());
-    let axioms = axioms(&constraints, &fills);
-    for c in constraints.iter().chain(&axioms) {
+    let r = encode(cfg, &t.path, &runs, smt)?;
+    let e = r.enc.encoding();
+    let mut plain = r.cs;
+    plain.extend(e.aux.iter().cloned());
+    let mut all = plain.clone();
+    all.extend(e.steps.iter().flatten().cloned());
+    let axioms = axioms(&all, &r.fills);
+    for c in plain.iter().chain(&axioms) {
         smt.assert(c).ok()?;
     }
-    if smt.check().ok()? != SatResult::Sat {
-        return None;
+    smt.push().ok()?;
+    for (i, cs) in e.steps.iter().enumerate() {
+        for c in cs {
+            smt.assert_labeled(super::label(i), c).ok()?;
+        }
+    }
+    match smt.check().ok()? {
+        SatResult::Sat => {}
+        SatResult::Unsat => {
+            let core: BTreeSet<usize> = smt
+                .unsat_core()
+                .ok()?
+                .into_iter()
+                .map(|l| l.0 as usize)
+                .collect();
+            smt.pop().ok()?;
+            let (reads, writes) = fixed_cells(e, &core, smt)?;
+            return Some(Jumped::Infeasible {
+                core: core
+                    .iter()
+                    .filter_map(|s| r.orig.get(*s).copied())
+                    .collect(),
+                reads,
+                writes,
+            });
+        }
+        SatResult::Unknown(_) => return None,
     }
     let model = read_model(e, smt).ok()?;
     let mut shifts = Vec::new();
     let mut frame_shifts = Vec::new();
-    for j in &jumps {
+    for j in &r.jumps {
         let n = match smt.value(j.count).ok()? {
             Value::Int(n) => n.to_u64()?,
             _ => return None,
@@ -127,7 +177,46 @@ pub fn jump_loops(
     let (_, found) = recorded_run(cfg, &mut oracle, limits);
     let (trace, w) = found?;
     replay(cfg, &trace, &w).ok()?;
-    Some((trace, w))
+    Some(Jumped::Found(trace, w))
+}
+
+/// The cells of the accesses in the core's steps whose indices the core's earlier steps
+/// (and the jumps) fix, reads and writes apart (as [`super::fixed_indices`] does on a
+/// trace): each step's accesses are evaluated in a model, and an index is fixed if it
+/// cannot differ from its value there.
+type Cells = Vec<(ArrayId, i64)>;
+fn fixed_cells(
+    e: &super::Encoding,
+    core: &BTreeSet<usize>,
+    smt: &mut dyn SmtBackend,
+) -> Option<(Cells, Cells)> {
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    for s in core {
+        let acc = e.accesses.get(*s)?;
+        if !acc.is_empty() && matches!(smt.check_assuming(&[]).ok()?, SatResult::Sat) {
+            let mut cands = Vec::new();
+            for a in acc {
+                if let Ok(Value::Int(k)) = smt.eval(&a.index) {
+                    cands.push((a, k));
+                }
+            }
+            for (a, k) in cands {
+                let other = Term::ne(a.index.clone(), Term::int(k.clone()));
+                let (Some(ki), SatResult::Unsat) = (k.to_i64(), smt.check_assuming(&[other]).ok()?)
+                else {
+                    continue;
+                };
+                let out = if a.write { &mut writes } else { &mut reads };
+                if !out.contains(&(a.array, ki)) {
+                    out.push((a.array, ki));
+                }
+            }
+        }
+        for c in e.steps.get(*s)? {
+            smt.assert(c).ok()?;
+        }
+    }
+    Some((reads, writes))
 }
 
 /// The model's answers at the steps of the run the jumps stand for: a step after the
@@ -300,9 +389,18 @@ struct Jump {
     first_frame: usize,
 }
 
-/// The relaxed trace formula: the encoder (steps before, between and after the jumps),
-/// the jumps, their constraints and the arrays they write.
-type Relaxed<'a> = (PathEncoder<'a>, Vec<Jump>, Vec<Term>, Vec<Fill<'a>>);
+/// The relaxed trace formula.
+struct Relaxed<'a> {
+    /// The encoder of the steps before, between and after the jumps.
+    enc: PathEncoder<'a>,
+    jumps: Vec<Jump>,
+    /// The jumps' constraints.
+    cs: Vec<Term>,
+    /// The arrays the jumps write.
+    fills: Vec<Fill<'a>>,
+    /// The step of the trace each step of the encoder is.
+    orig: Vec<usize>,
+}
 
 fn encode<'a>(
     cfg: &'a Cfg,
@@ -314,6 +412,7 @@ fn encode<'a>(
     let mut jumps = Vec::new();
     let mut cs = Vec::new();
     let mut fills = Vec::new();
+    let mut orig = Vec::new();
     let mut step = 0;
     let mut j = 0;
     let mut next_run = runs.iter().peekable();
@@ -339,6 +438,7 @@ fn encode<'a>(
             continue;
         }
         let n = path[j];
+        orig.push(j);
         enc.begin_step(step, n);
         enc.step(smt, n, path.get(j + 1).copied().unwrap_or(ERROR_NODE))
             .ok()?;
@@ -346,7 +446,13 @@ fn encode<'a>(
         step += 1;
         j += 1;
     }
-    Some((enc, jumps, cs, fills))
+    Some(Relaxed {
+        enc,
+        jumps,
+        cs,
+        fills,
+        orig,
+    })
 }
 
 /// A linear expression over the values of variables at the loop head.
@@ -988,7 +1094,9 @@ mod tests {
             check_with(&cfg, &t, &Cvc5Factory, &d),
             Ok(Feasibility::Infeasible { .. })
         ));
-        let (found, w) = jump_loops(&cfg, &t, &Cvc5Factory, &d).expect("a run to the error");
+        let Jumped::Found(found, w) = jump_loops(&cfg, &t, &Cvc5Factory, &d) else {
+            panic!("no run to the error")
+        };
         replay(&cfg, &found, &w).expect("the run replays");
         let iterations = found
             .path
@@ -1010,7 +1118,8 @@ mod tests {
         let cfg = cfg_of(&STRIDE.replace("STEP", "1"));
         for k in 1..=3 {
             let t = around(&cfg, k);
-            assert!(jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none()).is_none());
+            let j = jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none());
+            assert!(matches!(j, Jumped::Infeasible { .. }), "{j:?}");
         }
     }
 
@@ -1041,7 +1150,9 @@ void main() {
         );
         let t = around(&calls, 2);
         let d = Deadline::none();
-        let (found, w) = jump_loops(&calls, &t, &Cvc5Factory, &d).expect("a run to the error");
+        let Jumped::Found(found, w) = jump_loops(&calls, &t, &Cvc5Factory, &d) else {
+            panic!("no run to the error")
+        };
         replay(&calls, &found, &w).expect("the run replays");
         // 999 calls, each of at least three steps.
         assert!(found.path.len() > 3 * 999, "{} steps", found.path.len());
@@ -1058,6 +1169,7 @@ void main() {
         );
         let t = around(&draws, 2);
         assert!(runs(&draws, &t.path).is_empty());
-        assert!(jump_loops(&draws, &t, &Cvc5Factory, &d).is_none());
+        let j = jump_loops(&draws, &t, &Cvc5Factory, &d);
+        assert!(matches!(j, Jumped::Nothing), "{j:?}");
     }
 }

@@ -15,7 +15,7 @@ mod tests;
 
 pub use deskip::test_skipped_checks;
 pub(crate) use encode::{cmp_term, Fail, PathEncoder};
-pub use jump::{jump_loops, shape};
+pub use jump::{jump_loops, shape, Jumped};
 pub use oracle::ReplayOracle;
 
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
