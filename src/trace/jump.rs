@@ -1172,4 +1172,32 @@ void main() {
         let j = jump_loops(&draws, &t, &Cvc5Factory, &d);
         assert!(matches!(j, Jumped::Nothing), "{j:?}");
     }
+
+    #[test]
+    fn a_jump_that_stays_infeasible_names_the_cells_its_core_fixes() {
+        // Spurious for the loop count in every unrolling; with the loop jumped over, for
+        // the last value written into a[0].
+        let cfg = cfg_of(
+            "void main() {
+  int a[10];
+  int i;
+  for (i = 0; i < 1000; i = i + 1)
+    a[0] = i;
+  if (a[0] != 999) ERROR: ;
+}",
+        );
+        for k in 1..=3 {
+            match jump_loops(&cfg, &around(&cfg, k), &Cvc5Factory, &Deadline::none()) {
+                Jumped::Infeasible { reads, core, .. } => {
+                    let named: Vec<(String, i64)> = reads
+                        .iter()
+                        .map(|(a, i)| (cfg.arrays[*a].name.clone(), *i))
+                        .collect();
+                    assert_eq!(named, vec![("a".to_string(), 0)]);
+                    assert!(!core.is_empty());
+                }
+                j => panic!("{j:?}"),
+            }
+        }
+    }
 }
