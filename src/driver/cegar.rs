@@ -355,7 +355,8 @@ impl<'a> Cegar<'a> {
         })
     }
 
-    /// Learn from a spurious trace: array cells its unsat core fixes; else, if it went
+    /// Learn from a spurious trace: array cells its unsat core fixes, or the core of the
+    /// trace with its loops jumped over ([`Cegar::jump`]); else, if it went
     /// through no widened fact, a second ghost, or dead read indices kept, or
     /// congruences; else a refinement of the widening (and those after it).
     fn refine(
