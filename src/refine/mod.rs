@@ -180,17 +180,8 @@ fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
         .map_or(0, |i| i + 1);
     let mut vars: BTreeSet<VarId> = BTreeSet::new();
     let mut arrays: BTreeSet<ArrayId> = BTreeSet::new();
-    let uses = |e: &Expr, vars: &mut BTreeSet<VarId>, arrays: &mut BTreeSet<ArrayId>| {
-        e.visit(&mut |x| match x {
-            Expr::Var(v) => {
-                vars.insert(*v);
-            }
-            Expr::Read(a, _) => {
-                arrays.insert(*a);
-            }
-            _ => {}
-        })
-    };
+    let uses =
+        |e: &Expr, vars: &mut BTreeSet<VarId>, arrays: &mut BTreeSet<ArrayId>| e.uses(vars, arrays);
     let mut out = Vec::new();
     for (i, n) in t.path.iter().enumerate().rev() {
         let Some(node) = cfg.nodes.get(*n) else {

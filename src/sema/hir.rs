@@ -449,6 +449,23 @@ impl Expr {
         };
         f(e)
     }
+    /// Add the variables the expression reads to `vars`, and the arrays it reads to
+    /// `arrays`.
+    pub fn uses(
+        &self,
+        vars: &mut std::collections::BTreeSet<VarId>,
+        arrays: &mut std::collections::BTreeSet<ArrayId>,
+    ) {
+        self.visit(&mut |x| match x {
+            Expr::Var(v) => {
+                vars.insert(*v);
+            }
+            Expr::Read(a, _) => {
+                arrays.insert(*a);
+            }
+            _ => {}
+        })
+    }
     /// The variables the expression reads (with repetitions, in order).
     pub fn vars(&self) -> Vec<VarId> {
         let mut out = Vec::new();

@@ -214,6 +214,38 @@ impl Term {
         Term::ConstArray(v.into())
     }
 
+    /// Call `f` on this term and every sub-term (pre-order).
+    pub fn visit(&self, f: &mut dyn FnMut(&Term)) {
+        f(self);
+        match self {
+            Term::Sym(_) | Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::ConstArray(_) => {}
+            Term::Add(ts) | Term::Distinct(ts) | Term::And(ts) | Term::Or(ts) => {
+                ts.iter().for_each(|x| x.visit(f))
+            }
+            Term::Neg(a)
+            | Term::Mul(_, a)
+            | Term::IntDiv(a, _)
+            | Term::Mod(a, _)
+            | Term::Not(a) => a.visit(f),
+            Term::Sub(a, b)
+            | Term::Le(a, b)
+            | Term::Lt(a, b)
+            | Term::Ge(a, b)
+            | Term::Gt(a, b)
+            | Term::Eq(a, b)
+            | Term::Implies(a, b)
+            | Term::Select(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Term::Ite(a, b, c) | Term::Store(a, b, c) => {
+                a.visit(f);
+                b.visit(f);
+                c.visit(f);
+            }
+        }
+    }
+
     /// The sort of this term, given the sorts of its symbols (`None` for an unknown
     /// symbol). Checks the whole tree; `Int` promotes to `Real` where needed.
     pub fn sort_with(&self, sym_sort: &dyn Fn(SymId) -> Option<Sort>) -> Result<Sort, SmtError> {

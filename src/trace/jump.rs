@@ -677,15 +677,7 @@ impl<'c> Iteration<'c> {
                 _ => {}
             }
             for e in exprs {
-                e.visit(&mut |x| match x {
-                    Expr::Var(v) => {
-                        vars.insert(*v);
-                    }
-                    Expr::Read(a, _) => {
-                        arrays.insert(*a);
-                    }
-                    _ => {}
-                });
+                e.uses(&mut vars, &mut arrays);
             }
         }
         let mut st = Start {
@@ -891,36 +883,6 @@ fn array_syms(t: &Term, f: &mut dyn FnMut(SymId)) {
     }
 }
 
-/// Call `f` on a term and every sub-term.
-fn walk(t: &Term, f: &mut dyn FnMut(&Term)) {
-    f(t);
-    match t {
-        Term::Sym(_) | Term::Bool(_) | Term::Int(_) | Term::Real(_) | Term::ConstArray(_) => {}
-        Term::Add(ts) | Term::Distinct(ts) | Term::And(ts) | Term::Or(ts) => {
-            ts.iter().for_each(|x| walk(x, f))
-        }
-        Term::Neg(a) | Term::Mul(_, a) | Term::IntDiv(a, _) | Term::Mod(a, _) | Term::Not(a) => {
-            walk(a, f)
-        }
-        Term::Sub(a, b)
-        | Term::Le(a, b)
-        | Term::Lt(a, b)
-        | Term::Ge(a, b)
-        | Term::Gt(a, b)
-        | Term::Eq(a, b)
-        | Term::Implies(a, b)
-        | Term::Select(a, b) => {
-            walk(a, f);
-            walk(b, f);
-        }
-        Term::Ite(a, b, c) | Term::Store(a, b, c) => {
-            walk(a, f);
-            walk(b, f);
-            walk(c, f);
-        }
-    }
-}
-
 /// For every cell of a jump array that the formula reads (directly, or through an array
 /// defined from it by later writes), the axiom that says what the cell holds.
 fn axioms(cs: &[Term], fills: &[Fill<'_>]) -> Vec<Term> {
@@ -950,7 +912,7 @@ fn axioms(cs: &[Term], fills: &[Fill<'_>]) -> Vec<Term> {
     let mut work: Vec<Term> = cs.to_vec();
     while let Some(t) = work.pop() {
         let mut found = Vec::new();
-        walk(&t, &mut |x| {
+        t.visit(&mut |x| {
             if let Term::Select(a, r) = x {
                 array_syms(a, &mut |s| {
                     for i in from.get(&s).into_iter().flatten() {
@@ -1025,54 +987,12 @@ mod tests {
         }
     }
 
-    /// The path from main's entry that takes, at the `k`-th visit of a branch node `n`,
-    /// the `then` branch iff `then(n, k)`, up to the node before the error node.
-    fn walk(cfg: &Cfg, mut then: impl FnMut(&Cfg, NodeId, usize) -> bool) -> Trace {
-        let mut path = Vec::new();
-        let mut visits: BTreeMap<NodeId, usize> = BTreeMap::new();
-        let mut n = cfg.procs[cfg.main].entry;
-        loop {
-            path.push(n);
-            let next = match &cfg.nodes[n].kind {
-                NodeKind::Branch { then: t, els, .. } => {
-                    let k = visits.entry(n).or_insert(0);
-                    *k += 1;
-                    if then(cfg, n, *k) {
-                        *t
-                    } else {
-                        *els
-                    }
-                }
-                _ => cfg.succs(n)[0],
-            };
-            if next == ERROR_NODE {
-                return Trace { path };
-            }
-            n = next;
-            assert!(path.len() < 10_000, "no error reached");
-        }
-    }
-
-    /// Whether a branch is in a loop (the test programs have one branch per loop).
-    fn loop_test(cfg: &Cfg, n: NodeId) -> bool {
-        cfg.procs.indices().any(|p| {
-            cfg.natural_loops(p)
-                .iter()
-                .any(|(_, body)| body.contains(&n))
-        })
-    }
-
-    /// A trace around the loop `iterations` times, then out of it, then to the error.
+    /// A trace around the loop `iterations` times, then out of it, then into the error
+    /// (the programs below test the loop's condition, then the error's).
     fn around(cfg: &Cfg, iterations: usize) -> Trace {
-        walk(cfg, |cfg, n, k| {
-            if loop_test(cfg, n) {
-                k <= iterations
-            } else {
-                // The check after the loop: the branch that leads to the error.
-                matches!(cfg.nodes[n].kind, NodeKind::Branch { then, .. } if then == ERROR_NODE
-                    || cfg.succs(then).contains(&ERROR_NODE))
-            }
-        })
+        let mut choices = vec![true; iterations];
+        choices.extend([false, true]);
+        crate::trace::tests::walk(cfg, &choices)
     }
 
     const STRIDE: &str = "void main() {

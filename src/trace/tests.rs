@@ -62,7 +62,7 @@ fn list_error_trace(cfg: &Cfg, values: &[i64]) -> Trace {
 
 /// The path from main's entry that takes the given branch directions (`true` = then) and
 /// stops at the first transition into the error node.
-fn walk(cfg: &Cfg, choices: &[bool]) -> Trace {
+pub(super) fn walk(cfg: &Cfg, choices: &[bool]) -> Trace {
     let mut n = cfg.procs[cfg.main].entry;
     let mut path = Vec::new();
     let mut rets: Vec<NodeId> = Vec::new();
