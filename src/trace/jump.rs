@@ -43,6 +43,7 @@ use crate::smt::{
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
 
 /// The most steps the concrete run of a jumped trace may take (a safety net against a
 /// model with an astronomical count: the run's time is bounded by the deadline anyway).
@@ -497,6 +498,7 @@ enum Effect {
 }
 
 /// One iteration of a loop: its nodes from the head, and what it does.
+#[derive(Clone)]
 struct Iteration<'c> {
     cfg: &'c Cfg,
     nodes: Vec<NodeId>,
@@ -699,11 +701,14 @@ impl<'c> Iteration<'c> {
         for a in arrays {
             st.arrays.insert(a, enc.array_value(smt, a).ok()?);
         }
+        // The iteration and its start, shared by the exact arrays' axioms.
+        let jump = Rc::new((self.clone(), st));
+        let st = &jump.1;
         let n = Term::sym(count);
         let some = Term::ge(n.clone(), Term::int(1));
         cs.push(Term::ge(n.clone(), Term::int(0)));
-        let first = self.at(&st, &Term::int(0));
-        let last = self.at(&st, &Term::sum([n.clone(), Term::int(-1)]));
+        let first = self.at(st, &Term::int(0));
+        let last = self.at(st, &Term::sum([n.clone(), Term::int(-1)]));
         for c in first.conds.into_iter().chain(last.conds) {
             cs.push(Term::implies(some.clone(), c));
         }
@@ -729,17 +734,7 @@ impl<'c> Iteration<'c> {
                     write: w,
                     idx0,
                     d,
-                    start: Start {
-                        vars: st.vars.clone(),
-                        arrays: st.arrays.clone(),
-                    },
-                    it: Iteration {
-                        cfg: self.cfg,
-                        nodes: self.nodes.clone(),
-                        head: self.head,
-                        effects: self.effects.clone(),
-                        writes: self.writes.clone(),
-                    },
+                    jump: Rc::clone(&jump),
                 }),
             });
             enc.replace_array(smt, *a, Term::sym(h)).ok()?;
@@ -749,7 +744,7 @@ impl<'c> Iteration<'c> {
             let t = match e {
                 Effect::Translate(c) => Term::sum([x0, Term::scale_int(c.clone(), n.clone())]),
                 Effect::Reset(l) => {
-                    Term::ite(Term::eq(n.clone(), Term::int(0)), x0, lin_term(l, &st)?)
+                    Term::ite(Term::eq(n.clone(), Term::int(0)), x0, lin_term(l, st)?)
                 }
                 Effect::Other => {
                     let s = smt
@@ -866,8 +861,8 @@ struct Exact<'c> {
     write: usize,
     idx0: Term,
     d: BigInt,
-    start: Start,
-    it: Iteration<'c>,
+    /// The jumped iteration and its start.
+    jump: Rc<(Iteration<'c>, Start)>,
 }
 
 /// The array symbols an array-valued term is made from (through stores and `ite`).
@@ -965,7 +960,8 @@ fn axiom(f: &Fill<'_>, r: &Term) -> Option<Term> {
             m,
         )
     };
-    let at = x.it.at(&x.start, &m);
+    let (it, start) = &*x.jump;
+    let at = it.at(start, &m);
     Some(match at.writes.get(x.write).and_then(|w| w.2.clone()) {
         Some(v) => Term::ite(written, Term::eq(cell, v), before),
         None => Term::implies(Term::not(written), before),
