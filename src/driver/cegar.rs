@@ -16,8 +16,8 @@ use crate::ids::NodeId;
 use crate::invariant::invariant_map;
 use crate::limits::Deadline;
 use crate::refine::{
-    add_cells, add_new, ghost_splits, refine, refine_widening, stale_partner_vars, var_keys,
-    Learnt, Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
+    add_cells, add_new, add_symbolic, ghost_splits, refine, refine_widening, stale_partner_vars,
+    var_keys, Learnt, Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
 };
 use crate::report::{assumed_no_overflow, tested_counterexample, Engine, GiveUp, Outcome, Proof};
 use crate::smt::Solvers;
@@ -377,13 +377,17 @@ impl<'a> Cegar<'a> {
         // about the counts (a core of the trace itself may blame only the counts).
         if let Some((core, reads, writes)) = self.jump_core.take() {
             let cfg = self.cfg();
-            let (reads, writes) = if self.progress.refinements < self.max_refinements {
-                (reads, writes)
-            } else {
-                (Vec::new(), Vec::new())
-            };
-            let r = add_cells(cfg, reads, &mut self.precision)
-                .or_else(|| add_cells(cfg, writes, &mut self.precision));
+            // Its cells first; if it reads an array only at indices it does not fix (or
+            // fixes to tracked cells), the array's contents, not the counts, make the trace
+            // infeasible, and the array gets a symbolic cell, as for a trace's own core.
+            let r = (self.progress.refinements < self.max_refinements)
+                .then(|| {
+                    let p = &mut self.precision;
+                    add_cells(cfg, reads, p)
+                        .or_else(|| add_cells(cfg, writes, p))
+                        .or_else(|| add_symbolic(cfg, trace, &core, p))
+                })
+                .flatten();
             if let Some(r) = r {
                 obs.enter(Phase::Refine);
                 obs.refined(&r, &core);

@@ -115,8 +115,21 @@ pub fn refine(
     // read by a step that the trace's loop-free end depends on (whose reads the
     // abstraction made `u`, while the core may blame a widened loop count instead), that
     // has none yet.
+    let steps: Vec<usize> = core.iter().copied().chain(deciding_steps(cfg, t)).collect();
+    add_symbolic(cfg, t, &steps, precision).unwrap_or(Refinement::NoProgress)
+}
+
+/// A symbolic cell for every large array read at the steps `steps` of trace `t`, and for
+/// the arrays whose values flow into those (a copy `b[i] = a[i]`), that has none yet;
+/// `None` if none is new.
+pub fn add_symbolic(
+    cfg: &Cfg,
+    t: &Trace,
+    steps: &[usize],
+    precision: &mut Precision,
+) -> Option<Refinement> {
     let mut sym = Vec::new();
-    for &i in core.iter().chain(deciding_steps(cfg, t).iter()) {
+    for &i in steps {
         let Some(&n) = t.path.get(i) else { continue };
         let mut reads = |e: &crate::sema::Expr| {
             e.visit(&mut |x| {
@@ -134,7 +147,6 @@ pub fn refine(
             _ => {}
         }
     }
-    // ... and the arrays whose values flow into those (a copy `b[i] = a[i]`).
     let mut i = 0;
     while i < sym.len() {
         for a in flows_into(cfg, sym[i]) {
@@ -150,15 +162,15 @@ pub fn refine(
         .into_iter()
         .filter(|a| precision.add_symbolic(*a))
         .collect();
-    if !new.is_empty() {
-        // The symbolic cell stands for every cell; the constant ones would only multiply
-        // the disjuncts.
-        for a in &new {
-            precision.drop_cells(*a);
-        }
-        return Refinement::NewSymbolic(new);
+    if new.is_empty() {
+        return None;
     }
-    Refinement::NoProgress
+    // The symbolic cell stands for every cell; the constant ones would only multiply
+    // the disjuncts.
+    for a in &new {
+        precision.drop_cells(*a);
+    }
+    Some(Refinement::NewSymbolic(new))
 }
 
 /// The steps of trace `t` whose values decide its loop-free end: the conditions
