@@ -621,3 +621,47 @@ fn a_check_of_every_cell_below_a_bound_set_by_an_earlier_loop_is_proved() {
     }
     assert!(decided >= 7, "only {decided} programs in {}", dir.display());
 }
+
+/// The partitioning programs with one array, or all three, global (zero-initialised
+/// instead of arbitrary). A spurious trace that goes around the final check loop is
+/// infeasible by its counts alone (`k < nb` with both folded to literals), so its own
+/// core names no array; the trace with its loops jumped over is infeasible because of
+/// what it reads, and the array read there gets its symbolic cell before the widening is
+/// refined for counts. So a global array costs no more widening refinements than a local
+/// one.
+#[test]
+fn a_global_array_gets_its_symbolic_cell_from_the_jumped_trace() {
+    let dir = lp_dir().join("forall");
+    let opts = CheckOptions {
+        timeout_s: Some(120.0),
+        ..Default::default()
+    };
+    for name in ["partition_check_then_all.lp", "partition_check_all.lp"] {
+        let src = std::fs::read_to_string(dir.join(name)).unwrap();
+        let local = check_src(&src, &opts);
+        assert_eq!(
+            local.verdict(),
+            Verdict::Safe,
+            "{name}: {}",
+            local.outcome.reason()
+        );
+        let globals: &[&[&str]] = &[&["a"], &["b"], &["c"], &["a", "b", "c"]];
+        for arrays in globals {
+            let mut variant = src.clone();
+            for a in arrays.iter() {
+                let decl = format!("  int {a}[1000000];\n");
+                assert!(variant.contains(&decl), "{name}: no declaration of {a}");
+                variant = format!("int {a}[1000000];\n{}", variant.replacen(&decl, "", 1));
+            }
+            let r = check_src(&variant, &opts);
+            let what = format!("{name} with {} global", arrays.join(", "));
+            assert_eq!(r.verdict(), Verdict::Safe, "{what}: {}", r.outcome.reason());
+            assert!(
+                r.stats.widening_refinements <= local.stats.widening_refinements,
+                "{what}: {} widening refinements, the local program {}",
+                r.stats.widening_refinements,
+                local.stats.widening_refinements
+            );
+        }
+    }
+}
