@@ -622,13 +622,15 @@ fn a_check_of_every_cell_below_a_bound_set_by_an_earlier_loop_is_proved() {
     assert!(decided >= 7, "only {decided} programs in {}", dir.display());
 }
 
-/// The partitioning programs with one array, or all three, global (zero-initialised
-/// instead of arbitrary). A spurious trace that goes around the final check loop is
-/// infeasible by its counts alone (`k < nb` with both folded to literals), so its own
-/// core names no array; the trace with its loops jumped over is infeasible because of
-/// what it reads, and the array read there gets its symbolic cell before the widening is
-/// refined for counts. So a global array costs no more widening refinements than a local
-/// one.
+/// The partitioning programs with one array global (zero-initialised instead of
+/// arbitrary). With `b` global, a spurious trace that goes around the final check loop
+/// (`for (k = 0; k < nb; k++) assert(b[k] >= 0)`) is infeasible by its counts alone (`k <
+/// nb` with both folded to literals), so its own core names no array; the trace with its
+/// loops jumped over is infeasible because of what it reads, and `b` gets its symbolic
+/// cell from that core before the widening is refined for the counts. So the global `b`
+/// costs no more widening refinements than the local one (it took 7 instead of 3, and 11
+/// s, when only constant cells came from the jumped core). Every other array global is
+/// proved too.
 #[test]
 fn a_global_array_gets_its_symbolic_cell_from_the_jumped_trace() {
     let dir = lp_dir().join("forall");
@@ -645,23 +647,23 @@ fn a_global_array_gets_its_symbolic_cell_from_the_jumped_trace() {
             "{name}: {}",
             local.outcome.reason()
         );
-        let globals: &[&[&str]] = &[&["a"], &["b"], &["c"], &["a", "b", "c"]];
-        for arrays in globals {
-            let mut variant = src.clone();
-            for a in arrays.iter() {
-                let decl = format!("  int {a}[1000000];\n");
-                assert!(variant.contains(&decl), "{name}: no declaration of {a}");
-                variant = format!("int {a}[1000000];\n{}", variant.replacen(&decl, "", 1));
-            }
+        for a in ["a", "b", "c"] {
+            let decl = format!("  int {a}[1000000];\n");
+            assert!(src.contains(&decl), "{name}: no declaration of {a}");
+            let variant = format!("int {a}[1000000];\n{}", src.replacen(&decl, "", 1));
             let r = check_src(&variant, &opts);
-            let what = format!("{name} with {} global", arrays.join(", "));
+            let what = format!("{name} with {a} global");
             assert_eq!(r.verdict(), Verdict::Safe, "{what}: {}", r.outcome.reason());
-            assert!(
-                r.stats.widening_refinements <= local.stats.widening_refinements,
-                "{what}: {} widening refinements, the local program {}",
-                r.stats.widening_refinements,
-                local.stats.widening_refinements
-            );
+            if a == "b" {
+                // As many symbolic cells as the local program's proof.
+                assert_eq!(r.symbolic_cells.len(), local.symbolic_cells.len(), "{what}");
+                assert!(
+                    r.stats.widening_refinements <= local.stats.widening_refinements,
+                    "{what}: {} widening refinements, the local program {}",
+                    r.stats.widening_refinements,
+                    local.stats.widening_refinements
+                );
+            }
         }
     }
 }
