@@ -355,10 +355,10 @@ impl<'a> Cegar<'a> {
         })
     }
 
-    /// Learn from a spurious trace: array cells its unsat core fixes, or the core of the
-    /// trace with its loops jumped over ([`Cegar::jump`]); else, if it went
-    /// through no widened fact, a second ghost, or dead read indices kept, or
-    /// congruences; else a refinement of the widening (and those after it).
+    /// Learn from a spurious trace: array cells (constant or symbolic) from its unsat
+    /// core, or from the core of the trace with its loops jumped over ([`Cegar::jump`]);
+    /// else, if it went through no widened fact, a second ghost, or dead read indices
+    /// kept, or congruences; else a refinement of the widening (and those after it).
     fn refine(
         &mut self,
         phat: &Cfg,
@@ -377,9 +377,9 @@ impl<'a> Cegar<'a> {
         // about the counts (a core of the trace itself may blame only the counts).
         if let Some((core, reads, writes)) = self.jump_core.take() {
             let cfg = self.cfg();
-            // Its cells first; if it reads an array only at indices it does not fix (or
-            // fixes to tracked cells), the array's contents, not the counts, make the trace
-            // infeasible, and the array gets a symbolic cell, as for a trace's own core.
+            // Its cells first; if it fixes no new one, the contents of the large arrays it
+            // reads, not the counts, make the trace infeasible: they get a symbolic cell,
+            // as from a trace's own core.
             let r = (self.progress.refinements < self.max_refinements)
                 .then(|| {
                     let p = &mut self.precision;
