@@ -70,7 +70,11 @@ pub fn add_cells(
     let grow: Vec<ArrayId> = new
         .iter()
         .map(|(a, _)| *a)
-        .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
+        .filter(|a| {
+            large_array(cfg, *a)
+                && (precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS
+                    || !accessed_at_constant(cfg, *a))
+        })
         .collect();
     let sym: Vec<ArrayId> = grow
         .into_iter()
@@ -84,6 +88,55 @@ pub fn add_cells(
         return Some(Refinement::NewSymbolic(sym));
     }
     Some(Refinement::NewCells(new))
+}
+
+/// Whether the program accesses array `a` at a constant index (an expression of
+/// literals) anywhere. Where it does not, every cell a core fixes was named by a value the
+/// trace computed (a loop's count, an input): the next spurious trace names the next one.
+fn accessed_at_constant(cfg: &Cfg, a: ArrayId) -> bool {
+    use crate::sema::Expr;
+    let constant = |e: &Expr| {
+        let mut c = true;
+        e.visit(&mut |x| {
+            c &= !matches!(
+                x,
+                Expr::Var(_) | Expr::Read(..) | Expr::Undef | Expr::Nondet(..) | Expr::Call(..)
+            )
+        });
+        c
+    };
+    let mut found = false;
+    let mut reads = |e: &Expr| {
+        e.visit(&mut |x| {
+            if let Expr::Read(b, i) = x {
+                found |= *b == a && constant(i);
+            }
+        })
+    };
+    for node in cfg.nodes.iter() {
+        match &node.kind {
+            NodeKind::Assign { rhs, .. } => rhs.iter().for_each(&mut reads),
+            NodeKind::Call { args, .. } => args.iter().for_each(&mut reads),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads(cond),
+            NodeKind::ArrayWrite {
+                array,
+                index,
+                value,
+                ..
+            } => {
+                reads(index);
+                reads(value);
+                if *array == a && constant(index) {
+                    return true;
+                }
+            }
+            NodeKind::ArrayInit {
+                values: Some(vs), ..
+            } => vs.iter().for_each(&mut reads),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Refine `precision` with the cells fixed by the core of the infeasible trace `t`.
