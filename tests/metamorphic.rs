@@ -51,14 +51,8 @@ const SEED: u64 = 20240611;
 
 /// Variants of `forall/` programs that the CEGAR engine is known not to decide (their loss
 /// is reported, marked "known", and does not fail the test; any other loss does), each
-/// with why.
-const KNOWN_LOSSES: &[&str] = &[
-    // SAFE in about 11 s (the original in 4 s). With `b` global, its cells past `nb` are
-    // 0 and pass the check, so the spurious traces through the check loop are about loop
-    // counts, not about `b`'s cells: the refinement widens with constant cells `b[0..2]`
-    // first (a tabulation of 7 s) before `b` gets its symbolic cell.
-    "forall/partition_check_then_all.lp#local_to_global_b",
-];
+/// with why. None at present.
+const KNOWN_LOSSES: &[&str] = &[];
 
 /// A program with its variants.
 struct Program {

@@ -43,7 +43,8 @@ pub fn cell_in_range(cfg: &Cfg, a: ArrayId, k: i64) -> bool {
 }
 
 /// Only an array with more cells than this ([`ArraySize::Const`]) or of variable size gets
-/// a symbolic cell: when the core reads it at indices it does not fix, or once it has
+/// a symbolic cell: when the core reads it at indices it does not fix, when a core fixes a
+/// cell of it and the program never accesses it at a constant index, or once it has
 /// [`SYMBOLIC_AFTER_CELLS`] constant ones.
 pub const SYMBOLIC_AFTER_SIZE: u64 = 64;
 
@@ -52,7 +53,9 @@ pub const SYMBOLIC_AFTER_CELLS: usize = 4;
 
 /// Add the constant cells `fixed` (accesses an unsat core pins down) to the precision;
 /// `None` if none is new. A large or variable-size array whose constant cells keep growing
-/// (a loop over a symbolic bound enumerates them one by one) gets a symbolic cell instead.
+/// (a loop over a symbolic bound enumerates them one by one), or that the program never
+/// accesses at a constant index (its cells are named by loop counts and inputs: they would
+/// be enumerated), gets a symbolic cell instead.
 pub fn add_cells(
     cfg: &Cfg,
     fixed: Vec<(ArrayId, i64)>,
