@@ -43,8 +43,7 @@ pub fn cell_in_range(cfg: &Cfg, a: ArrayId, k: i64) -> bool {
 }
 
 /// Only an array with more cells than this ([`ArraySize::Const`]) or of variable size gets
-/// a symbolic cell: when the core reads it at indices it does not fix, when a core fixes a
-/// cell of it and the program never accesses it at a constant index, or once it has
+/// a symbolic cell: when the core reads it at indices it does not fix, or once it has
 /// [`SYMBOLIC_AFTER_CELLS`] constant ones.
 pub const SYMBOLIC_AFTER_SIZE: u64 = 64;
 
@@ -53,9 +52,7 @@ pub const SYMBOLIC_AFTER_CELLS: usize = 4;
 
 /// Add the constant cells `fixed` (accesses an unsat core pins down) to the precision;
 /// `None` if none is new. A large or variable-size array whose constant cells keep growing
-/// (a loop over a symbolic bound enumerates them one by one), or that the program never
-/// accesses at a constant index (its cells are named by loop counts and inputs: they would
-/// be enumerated), gets a symbolic cell instead.
+/// (a loop over a symbolic bound enumerates them one by one) gets a symbolic cell instead.
 pub fn add_cells(
     cfg: &Cfg,
     fixed: Vec<(ArrayId, i64)>,
@@ -73,11 +70,7 @@ pub fn add_cells(
     let grow: Vec<ArrayId> = new
         .iter()
         .map(|(a, _)| *a)
-        .filter(|a| {
-            large_array(cfg, *a)
-                && (precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS
-                    || !accessed_at_constant(cfg, *a))
-        })
+        .filter(|a| large_array(cfg, *a) && precision.cells_of(*a) >= SYMBOLIC_AFTER_CELLS)
         .collect();
     let sym: Vec<ArrayId> = grow
         .into_iter()
@@ -91,55 +84,6 @@ pub fn add_cells(
         return Some(Refinement::NewSymbolic(sym));
     }
     Some(Refinement::NewCells(new))
-}
-
-/// Whether the program accesses array `a` at a constant index (an expression of
-/// literals) anywhere. Where it does not, every cell a core fixes was named by a value the
-/// trace computed (a loop's count, an input): the next spurious trace names the next one.
-fn accessed_at_constant(cfg: &Cfg, a: ArrayId) -> bool {
-    use crate::sema::Expr;
-    let constant = |e: &Expr| {
-        let mut c = true;
-        e.visit(&mut |x| {
-            c &= !matches!(
-                x,
-                Expr::Var(_) | Expr::Read(..) | Expr::Undef | Expr::Nondet(..) | Expr::Call(..)
-            )
-        });
-        c
-    };
-    let mut found = false;
-    let mut reads = |e: &Expr| {
-        e.visit(&mut |x| {
-            if let Expr::Read(b, i) = x {
-                found |= *b == a && constant(i);
-            }
-        })
-    };
-    for node in cfg.nodes.iter() {
-        match &node.kind {
-            NodeKind::Assign { rhs, .. } => rhs.iter().for_each(&mut reads),
-            NodeKind::Call { args, .. } => args.iter().for_each(&mut reads),
-            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => reads(cond),
-            NodeKind::ArrayWrite {
-                array,
-                index,
-                value,
-                ..
-            } => {
-                reads(index);
-                reads(value);
-                if *array == a && constant(index) {
-                    return true;
-                }
-            }
-            NodeKind::ArrayInit {
-                values: Some(vs), ..
-            } => vs.iter().for_each(&mut reads),
-            _ => {}
-        }
-    }
-    found
 }
 
 /// Refine `precision` with the cells fixed by the core of the infeasible trace `t`.

@@ -177,12 +177,6 @@ pub fn refine_widening(
     if !lesson.is_progress() {
         widen_later(&points, tab, &paths, widening, &mut lesson);
     }
-    // A loop head keeps disjuncts within its partition cells only because nothing better
-    // was learnt there: with a new atom its cells are finer, and it merges within them
-    // again (if that is still too coarse, the next spurious trace through it says so).
-    for (n, _) in &lesson.splits {
-        widening.disjunctive.remove(n);
-    }
     lesson
 }
 
