@@ -185,6 +185,13 @@ pub enum Outcome {
         /// The node whose expression overflowed.
         at: NodeId,
     },
+    /// An array was accessed outside its bounds, which C leaves undefined (a failed
+    /// bounds guard, [`Cfg::bounds_guards`], under `--array-bounds undefined`): the run
+    /// is not considered either.
+    OutOfBounds {
+        /// The guard of the access.
+        at: NodeId,
+    },
     /// The step limit was reached.
     StepLimit,
     /// The call-depth limit was reached.
@@ -206,6 +213,10 @@ pub struct Run {
     /// The first step at which a signed arithmetic operation overflowed and wrapped (under
     /// `--signed-overflow wrap`, as gcc -fwrapv; C leaves it undefined), if any.
     pub overflow: Option<usize>,
+    /// The first step that accessed an array outside its bounds (under `--array-bounds
+    /// nondet`, where a read there is arbitrary and a write does nothing; C leaves it
+    /// undefined), if any.
+    pub out_of_bounds: Option<usize>,
 }
 
 /// Contents of one array instance: explicit cells over a base (zeros, or arbitrary cells
@@ -240,6 +251,8 @@ struct Machine<'c, O: Oracle> {
     stack: Vec<Frame>,
     /// The first step whose signed arithmetic overflowed (wrapped).
     overflow: Option<usize>,
+    /// The first step that accessed an array outside its bounds.
+    out_of_bounds: Option<usize>,
     /// Whether the current step evaluated a signed result out of range
     /// ([`Expr::Overflow`]): the run ends after it.
     undefined: bool,
@@ -305,7 +318,7 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
     let mut node = cfg.procs[cfg.main].entry;
     loop {
         if log.out_of_steps(&limits) {
-            return log.finish(Outcome::StepLimit, m.overflow);
+            return log.finish(Outcome::StepLimit, &m);
         }
         let mut at = At {
             step: log.steps,
@@ -316,14 +329,14 @@ pub fn run_with<O: Oracle>(cfg: &Cfg, oracle: &mut O, limits: Limits, rec: Recor
         let changes = log.begin_step(node);
         let flow = m.step(node, &mut at, limits.max_depth, changes);
         if m.undefined {
-            return log.finish(Outcome::Undefined { at: node }, m.overflow);
+            return log.finish(Outcome::Undefined { at: node }, &m);
         }
         let next = match flow {
             Flow::Next(next) => next,
-            Flow::End(outcome) => return log.finish(outcome, m.overflow),
+            Flow::End(outcome) => return log.finish(outcome, &m),
         };
         if next == ERROR_NODE {
-            return log.finish(Outcome::Error { at: node }, m.overflow);
+            return log.finish(Outcome::Error { at: node }, &m);
         }
         node = next;
     }
@@ -374,13 +387,14 @@ impl RunLog {
     }
 
     /// The run, ended with `outcome`.
-    fn finish(self, outcome: Outcome, overflow: Option<usize>) -> Run {
+    fn finish<O: Oracle>(self, outcome: Outcome, m: &Machine<'_, O>) -> Run {
         Run {
             outcome,
             steps: self.steps,
             path: self.path,
             changes: self.changes,
-            overflow,
+            overflow: m.overflow,
+            out_of_bounds: m.out_of_bounds,
         }
     }
 }
@@ -416,6 +430,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
             garrays: BTreeMap::new(),
             stack: Vec::new(),
             overflow: None,
+            out_of_bounds: None,
             undefined: false,
         };
         m.stack.push(Frame {
@@ -462,6 +477,9 @@ impl<'c, O: Oracle> Machine<'c, O> {
             }
             NodeKind::Assume { cond, next } => {
                 if self.eval(cond, at).is_zero() {
+                    if self.cfg.bounds_guards.contains(&node) {
+                        return Flow::End(Outcome::OutOfBounds { at: node });
+                    }
                     return Flow::End(Outcome::Blocked { at: node });
                 }
                 *next
@@ -513,6 +531,8 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 c.push((format!("{}[{i}]", cfg.arrays[array].name), x.clone()));
             }
             arr.cells.insert(i, x);
+        } else {
+            self.out_of_bounds.get_or_insert(at.step);
         }
     }
 
@@ -674,6 +694,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
             _ => x,
         };
         let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) else {
+            self.out_of_bounds.get_or_insert(at.step);
             return arbitrary(self.oracle.undef(at.step, at.node, Site::OutOfRange(k)));
         };
         if let Some(x) = arr.cells.get(&i) {

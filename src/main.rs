@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 use lpmc::tools::{commands, regress};
 use lpmc::{
-    BmcMode, BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions, Loaded,
-    Outcome, Preprocessor, RunReport, SignedOverflow, Task, Unwind,
+    ArrayBounds, BmcMode, BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions,
+    Loaded, Outcome, Preprocessor, RunReport, SignedOverflow, Task, Unwind,
 };
 use num_bigint::BigInt;
 use std::io::{IsTerminal, Write};
@@ -69,6 +69,16 @@ struct Front {
     /// The same as `--signed-overflow error`.
     #[arg(long, conflicts_with = "signed_overflow")]
     check_overflow: bool,
+    /// What an access outside an array's bounds does: `undefined` (the default for C
+    /// files, as in C: the execution ends there without a verdict, and a SAFE verdict
+    /// names the lines where it assumed the access in bounds), `nondet` (the default for
+    /// .lp files, EUREKA's rule: a read yields an arbitrary value, a write does nothing)
+    /// or `error` (an error location).
+    #[arg(long, value_parser = parse_array_bounds)]
+    array_bounds: Option<ArrayBounds>,
+    /// The same as `--array-bounds error`.
+    #[arg(long, conflicts_with = "array_bounds")]
+    check_bounds: bool,
     /// Do not accelerate loops (by default a loop path that translates and resets its
     /// variables gets an exact transition taking any number of iterations at once).
     #[arg(long)]
@@ -90,6 +100,23 @@ impl Front {
             self.signed_overflow.unwrap_or_default()
         }
     }
+}
+
+impl Front {
+    /// What an out-of-bounds access does, from `--array-bounds` or `--check-bounds`
+    /// (`None`: the default of the file's integers).
+    fn array_bounds(&self) -> Option<ArrayBounds> {
+        if self.check_bounds {
+            Some(ArrayBounds::Error)
+        } else {
+            self.array_bounds
+        }
+    }
+}
+
+fn parse_array_bounds(s: &str) -> Result<ArrayBounds, String> {
+    ArrayBounds::parse(s)
+        .ok_or_else(|| format!("`{s}` is none of `undefined`, `nondet` and `error`"))
 }
 
 fn parse_signed_overflow(s: &str) -> Result<SignedOverflow, String> {
@@ -138,9 +165,6 @@ enum Cmd {
         /// Print counters and times per phase.
         #[arg(long)]
         stats: bool,
-        /// Also report every out-of-range array access as an error.
-        #[arg(long)]
-        check_bounds: bool,
         /// Tabulate exactly, never widen (EUREKA's behaviour): loops and recursion with
         /// large or symbolic bounds then end UNKNOWN at a budget.
         #[arg(long)]
@@ -260,6 +284,10 @@ enum Cmd {
         /// expected SAFE does not apply to a counterexample through an overflow.
         #[arg(long, value_parser = parse_signed_overflow)]
         signed_overflow: Option<SignedOverflow>,
+        /// What an out-of-bounds array access does in every check (`undefined`, `nondet`,
+        /// `error`); an expected SAFE does not apply to a counterexample through one.
+        #[arg(long, value_parser = parse_array_bounds)]
+        array_bounds: Option<ArrayBounds>,
     },
     /// Run a program family of growing array size N (3, 10, 100, ...) with both engines
     /// and plot time against N.
@@ -337,9 +365,11 @@ fn run() -> ExitCode {
             report,
             report_dir,
             signed_overflow,
+            array_bounds,
         } => {
             let args = commands::RegressArgs {
                 signed_overflow,
+                array_bounds,
                 paths: &paths,
                 timeout_s: timeout,
                 format,
@@ -379,7 +409,6 @@ fn run() -> ExitCode {
             max_refinements,
             show_abstractions,
             stats,
-            check_bounds,
             no_widening,
             engine,
             report,
@@ -390,7 +419,6 @@ fn run() -> ExitCode {
                 memory_mb: Some(memory),
                 max_refinements,
                 show_abstractions,
-                check_bounds,
                 no_widening,
                 explain: report.is_some(),
                 ..CheckOptions::default()
@@ -713,6 +741,7 @@ fn load_input(
     let mut opts = LoadOptions {
         int_model: front.int_model,
         signed_overflow: front.signed_overflow(),
+        array_bounds: front.array_bounds(),
         no_accel: front.no_accel,
         jump_checks: front.jump_checks,
         ..LoadOptions::default()

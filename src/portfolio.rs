@@ -345,7 +345,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     };
     // Every SAFE passes its certificate check before it is reported.
     let outcome = std::mem::replace(&mut report.outcome, Outcome::Unknown(GiveUp::Timeout));
-    report.outcome = certified_on_time(loaded, opts, outcome, &solvers, limit);
+    report.outcome = certified_on_time(loaded, outcome, &solvers, limit);
     let elapsed = start.elapsed().as_millis();
     report.engines = runs;
     report.time_ms = elapsed;
@@ -359,7 +359,6 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
 /// reason) when the check fails or is out of reach.
 pub fn certified(
     loaded: &Loaded,
-    opts: &CheckOptions,
     outcome: Outcome,
     solvers: &Solvers,
     deadline: &Deadline,
@@ -368,11 +367,10 @@ pub fn certified(
         return outcome;
     };
     let t0 = Instant::now();
-    let prepared = match crate::driver::prepare(loaded, opts) {
-        Err(g) => return Outcome::Unknown(g),
-        Ok(p) => p,
-    };
-    let program = prepared.as_ref().unwrap_or(loaded);
+    if let Err(g) = crate::driver::refuse_unsupported(loaded) {
+        return Outcome::Unknown(g);
+    }
+    let program = loaded;
     let cert = match (proof.engine, proof.bound) {
         (Engine::Bmc, Some(k)) => unwinding_certificate(program, k, solvers, deadline),
         _ => {
@@ -425,21 +423,20 @@ pub fn certified(
 /// verdict UNKNOWN, on time.
 fn certified_on_time(
     loaded: &Loaded,
-    opts: &CheckOptions,
     outcome: Outcome,
     solvers: &Solvers,
     limit: Option<Instant>,
 ) -> Outcome {
     let Some(limit) = limit.filter(|_| matches!(outcome, Outcome::Safe(_))) else {
-        return certified(loaded, opts, outcome, solvers, &Deadline::at(limit));
+        return certified(loaded, outcome, solvers, &Deadline::at(limit));
     };
     let (tx, rx) = mpsc::channel();
-    let (l, o, s) = (loaded.clone(), opts.clone(), solvers.clone());
+    let (l, s) = (loaded.clone(), solvers.clone());
     let spawned = std::thread::Builder::new()
         .name("lpmc-certify".into())
         .stack_size(STACK_BYTES)
         .spawn(move || {
-            let _ = tx.send(certified(&l, &o, outcome, &s, &Deadline::at(Some(limit))));
+            let _ = tx.send(certified(&l, outcome, &s, &Deadline::at(Some(limit))));
         });
     if let Err(e) = spawned {
         return Outcome::Unknown(GiveUp::Internal(format!(
@@ -574,13 +571,11 @@ fn run_engine(
         let r = check_within(loaded, &opts, deadline);
         return (r.outcome.clone(), Some(r));
     }
-    // bmc and the search see the program `check_within` sees (with `--check-bounds`'
-    // assertions), and give up the same way on unsupported constructs.
-    let prepared = match crate::driver::prepare(loaded, &opts) {
-        Err(g) => return (Outcome::Unknown(g), None),
-        Ok(p) => p,
-    };
-    let loaded = prepared.as_ref().unwrap_or(loaded);
+    // bmc and the search give up the same way as `check_within` on unsupported
+    // constructs.
+    if let Err(g) = crate::driver::refuse_unsupported(loaded) {
+        return (Outcome::Unknown(g), None);
+    }
     match engine {
         Engine::Bmc => {
             if let Some(tid) = crate::limits::current_thread_id() {

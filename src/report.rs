@@ -9,6 +9,7 @@ use crate::frontend::Loaded;
 use crate::invariant::InvariantMap;
 use crate::limits::Exhausted;
 use crate::trace::{Trace, Witness};
+use itertools::Itertools;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -107,6 +108,12 @@ pub struct Proof {
     /// assumed (always under `--signed-overflow wrap` and `error`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed_no_overflow: Vec<u32>,
+    /// The lines of the array accesses the proof assumed in bounds (C leaves an access
+    /// outside undefined, so the executions with one have no meaning): where the engine's
+    /// states did not keep the index in range. Empty when none was assumed (always under
+    /// `--array-bounds nondet` and `error`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumed_in_bounds: Vec<u32>,
     /// The certificate check of this proof, once it was made (every SAFE that `lpmc`
     /// prints has passed one).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,26 +121,36 @@ pub struct Proof {
 }
 
 impl Proof {
-    /// The assumption the proof rests on, if any: "assuming no signed overflow (undefined
-    /// in C) at lines 12, 15; `--signed-overflow error` checks them".
+    /// The assumptions the proof rests on, if any: "assuming no signed overflow
+    /// (undefined in C) at lines 12, 15; `--signed-overflow error` checks them", and
+    /// "assuming every array access is in bounds (undefined in C otherwise) at line 7;
+    /// `--array-bounds error` checks it".
     pub fn assumption(&self) -> Option<String> {
-        let lines = &self.assumed_no_overflow;
-        if lines.is_empty() {
-            return None;
-        }
-        let list = lines
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let (s, them) = if lines.len() == 1 {
-            ("", "it")
-        } else {
-            ("s", "them")
+        let phrase = |lines: &[u32], what: &str, flag: &str| {
+            let list = lines.iter().map(u32::to_string).join(", ");
+            let (s, them) = if lines.len() == 1 {
+                ("", "it")
+            } else {
+                ("s", "them")
+            };
+            (!lines.is_empty()).then(|| format!("assuming {what} at line{s} {list}; `{flag}` checks {them}"))
         };
-        Some(format!(
-            "assuming no signed overflow (undefined in C) at line{s} {list}; `--signed-overflow error` checks {them}"
-        ))
+        let parts: Vec<String> = [
+            phrase(
+                &self.assumed_no_overflow,
+                "no signed overflow (undefined in C)",
+                "--signed-overflow error",
+            ),
+            phrase(
+                &self.assumed_in_bounds,
+                "every array access is in bounds (undefined in C otherwise)",
+                "--array-bounds error",
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 
@@ -176,6 +193,15 @@ pub struct Counterexample {
     /// error location of the program.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub overflow_error: bool,
+    /// The line of the first array access outside its bounds along the trace (under
+    /// `--array-bounds nondet`, where such a read is arbitrary), if any: C leaves it
+    /// undefined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out_of_bounds_line: Option<u32>,
+    /// Whether the error reached is an array access outside its bounds (`--array-bounds
+    /// error`), not an error location of the program.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bounds_error: bool,
     /// Line of the error location (of the overflow, for an overflow error).
     pub error_line: u32,
     /// Whether the trace confirmed by the solver jumped over loop iterations without
@@ -391,6 +417,11 @@ impl Outcome {
                         "a signed integer overflow at line {} is reachable (undefined in C; --signed-overflow error reports it)",
                         c.error_line
                     )
+                } else if c.bounds_error {
+                    format!(
+                        "an array access out of bounds at line {} is reachable (undefined in C; --array-bounds error reports it)",
+                        c.error_line
+                    )
                 } else {
                     "an error location is reachable".to_string()
                 };
@@ -419,6 +450,11 @@ impl Outcome {
                 if let Some(line) = c.signed_overflow_line {
                     s.push_str(&format!(
                         "; the trace wraps a signed integer overflow at line {line} (--signed-overflow wrap, as gcc -fwrapv; C leaves it undefined)"
+                    ));
+                }
+                if let Some(line) = c.out_of_bounds_line {
+                    s.push_str(&format!(
+                        "; the trace accesses an array out of bounds at line {line} (--array-bounds nondet: a read there is arbitrary; C leaves it undefined)"
                     ));
                 }
                 s
@@ -616,6 +652,11 @@ fn counterexample_run(
             .path
             .last()
             .is_some_and(|n| cfg.overflow_checks.contains(n)),
+        out_of_bounds_line: run.out_of_bounds.and_then(|k| t.path.get(k)).map(|n| line(*n)),
+        bounds_error: t
+            .path
+            .last()
+            .is_some_and(|n| cfg.bounds_checks.contains(n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
         checks_retested: false,
         jumped_loops: false,
@@ -640,6 +681,43 @@ impl serde::Serialize for Outcome {
         m.serialize_entry("trace", &self.counterexample())?;
         m.end()
     }
+}
+
+/// The lines of the array accesses the converged tabulation `tab` of `phat` assumed in
+/// bounds (C leaves an access outside undefined): the bounds guards
+/// ([`crate::cfg::Cfg::bounds_guards`]) that some fact there may falsify. The proof holds
+/// for every execution whose accesses at these lines are in bounds; elsewhere the facts
+/// keep every index in range.
+pub fn assumed_in_bounds(
+    file: &SourceFile,
+    phat: &crate::cfg::Cfg,
+    tab: &crate::engine::Tabulation<crate::domain::Fact>,
+) -> Vec<u32> {
+    use crate::cfg::NodeKind;
+    let mut assumed = std::collections::BTreeSet::new();
+    for (checks, r) in tab.facts.iter().enumerate() {
+        if !phat.bounds_guards.contains(&r.node) || assumed.contains(&r.node) {
+            continue;
+        }
+        let falsified = match &phat.nodes[r.node].kind {
+            NodeKind::Assume { cond, .. } => {
+                // Past the budget, every guard a fact reaches counts as assumed (a sound
+                // over-approximation).
+                checks >= MAX_OVERFLOW_CHECKS
+                    || crate::domain::may_falsify(cond, &r.fact, phat.vars.len())
+            }
+            _ => true,
+        };
+        if falsified {
+            assumed.insert(r.node);
+        }
+    }
+    assumed
+        .into_iter()
+        .map(|n| file.line_col(phat.nodes[n].span.start).line)
+        .collect::<std::collections::BTreeSet<u32>>()
+        .into_iter()
+        .collect()
 }
 
 /// Facts whose states [`assumed_no_overflow`] examines one by one; past them, every node

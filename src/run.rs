@@ -29,6 +29,12 @@ pub enum RunOutcome {
         /// Its line.
         line: u32,
     },
+    /// An array access at this line was outside the array's bounds, which C leaves
+    /// undefined: the execution stops there without a verdict.
+    OutOfBounds {
+        /// Its line.
+        line: u32,
+    },
     /// The step limit was reached.
     StepLimit,
     /// The call-depth limit was reached.
@@ -53,6 +59,10 @@ impl RunOutcome {
                 "stopped by undefined behaviour: a signed integer overflow at line {line} \
                  (--signed-overflow wrap makes it wrap, error reports it)"
             ),
+            RunOutcome::OutOfBounds { line } => format!(
+                "stopped by undefined behaviour: an array access out of bounds at line {line} \
+                 (--array-bounds nondet makes the read arbitrary, error reports it)"
+            ),
             RunOutcome::StepLimit => format!("step limit ({max_steps}) reached without error"),
             RunOutcome::DepthLimit => "call-depth limit reached without error".to_string(),
         }
@@ -76,6 +86,7 @@ fn report(loaded: &Loaded, r: interp::Run) -> RunReport {
             Outcome::Finished => RunOutcome::Finished,
             Outcome::Blocked { at } => RunOutcome::Blocked { line: line(at) },
             Outcome::Undefined { at } => RunOutcome::Undefined { line: line(at) },
+            Outcome::OutOfBounds { at } => RunOutcome::OutOfBounds { line: line(at) },
             Outcome::StepLimit => RunOutcome::StepLimit,
             Outcome::DepthLimit => RunOutcome::DepthLimit,
         },

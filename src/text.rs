@@ -209,17 +209,23 @@ pub fn stats_text(st: &Stats, semantics: &Semantics) -> String {
 
 /// `--expect`: the outcome against the expected verdict (`Some(true)`: SAFE expected), as
 /// MATCH, MISMATCH, or why there is nothing to compare. An expected SAFE (an unreach-call
-/// verdict, which ignores executions with a signed overflow) says nothing of a
-/// counterexample through a signed overflow.
+/// verdict, which ignores executions with undefined behaviour) says nothing of a
+/// counterexample through a signed overflow or an out-of-bounds array access.
 pub fn expectation(expected_safe: Option<bool>, got: &Outcome) -> String {
     let name = |safe: bool| if safe { "SAFE" } else { "UNSAFE" };
     let through_overflow = got
         .counterexample()
         .is_some_and(|c| c.overflow_error || c.signed_overflow_line.is_some());
+    let through_bounds = got
+        .counterexample()
+        .is_some_and(|c| c.bounds_error || c.out_of_bounds_line.is_some());
     match (expected_safe, got.verdict()) {
         (None, _) => "expect: no expected verdict for this program".to_string(),
         (Some(true), Verdict::Unsafe) if through_overflow => {
             "expect: SAFE, got UNSAFE through a signed overflow, which the expected verdict ignores: no verdict to compare".to_string()
+        }
+        (Some(true), Verdict::Unsafe) if through_bounds => {
+            "expect: SAFE, got UNSAFE through an out-of-bounds array access, which the expected verdict ignores: no verdict to compare".to_string()
         }
         (Some(safe), Verdict::Unknown) => {
             format!("expect: {}, got UNKNOWN: no verdict to compare", name(safe))

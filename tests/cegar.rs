@@ -147,28 +147,34 @@ fn max_refinements_bounds_the_loop() {
 
 #[test]
 fn check_bounds_turns_out_of_range_accesses_into_errors() {
-    let src = "void main() { int a[2] = {0, 0}; int i; i = 10; a[i] = 3; assert(a[0] == 0); }";
-    assert_eq!(
-        check_src(src, &CheckOptions::default()).verdict(),
-        Verdict::Safe
-    );
-    let on = CheckOptions {
-        check_bounds: true,
-        ..Default::default()
+    // `.lp` files: EUREKA's rule (a write outside does nothing) unless `--array-bounds
+    // error` (`--check-bounds`) makes every access outside an error.
+    let check = |src: &str, bounds: Option<lpmc::ArrayBounds>| {
+        let opts = lpmc::LoadOptions {
+            array_bounds: bounds,
+            ..Default::default()
+        };
+        let loaded = lpmc::load_with(SourceFile::new("t.lp", src), &opts)
+            .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
+        lpmc::check(&loaded, &CheckOptions::default())
     };
-    let r = check_src(src, &on);
+    let on = Some(lpmc::ArrayBounds::Error);
+    let src = "void main() { int a[2] = {0, 0}; int i; i = 10; a[i] = 3; assert(a[0] == 0); }";
+    assert_eq!(check(src, None).verdict(), Verdict::Safe);
+    let r = check(src, on);
     assert_eq!(r.verdict(), Verdict::Unsafe, "{}", r.outcome.reason());
+    assert!(r.outcome.counterexample().is_some_and(|c| c.bounds_error));
     // In-range accesses only: still safe with the checks.
     let ok =
         "void main() { int a[3]; int i; for (i = 0; i < 3; i++) a[i] = i; assert(a[1] == 1); }";
-    assert_eq!(check_src(ok, &on).verdict(), Verdict::Safe);
+    assert_eq!(check(ok, on).verdict(), Verdict::Safe);
     // A read guarded by `&&` is only checked when it is evaluated.
     let guarded =
         "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (i < 3 && a[i] == 9) ERROR: ; }";
-    assert_eq!(check_src(guarded, &on).verdict(), Verdict::Safe);
+    assert_eq!(check(guarded, on).verdict(), Verdict::Safe);
     let unguarded =
         "void main() { int a[3] = {1, 2, 3}; int i; i = 5; if (a[i] == 9 && i < 3) ERROR: ; }";
-    assert_eq!(check_src(unguarded, &on).verdict(), Verdict::Unsafe);
+    assert_eq!(check(unguarded, on).verdict(), Verdict::Unsafe);
 }
 
 #[test]

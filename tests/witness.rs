@@ -326,8 +326,8 @@ fn planted(file: &str, plant: &dyn Fn(&mut Formula) -> bool) -> (Outcome, Outcom
     let mut right = proof;
     right.certificate = None;
     (
-        lpmc::certified(&loaded, &opts, Outcome::Safe(right), &solvers, &deadline),
-        lpmc::certified(&loaded, &opts, Outcome::Safe(wrong), &solvers, &deadline),
+        lpmc::certified(&loaded, Outcome::Safe(right), &solvers, &deadline),
+        lpmc::certified(&loaded, Outcome::Safe(wrong), &solvers, &deadline),
     )
 }
 

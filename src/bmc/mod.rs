@@ -521,6 +521,11 @@ fn merged_verdict(
                     .as_ref()
                     .map(|e| e.assumed_no_overflow())
                     .unwrap_or_default();
+                let in_bounds = u
+                    .first
+                    .as_ref()
+                    .map(|e| e.assumed_in_bounds())
+                    .unwrap_or_default();
                 return Explored::Done(Outcome::Safe(Proof {
                     engine: Engine::Bmc,
                     abstraction: None,
@@ -532,6 +537,7 @@ fn merged_verdict(
                     paths: None,
                     invariants: Default::default(),
                     assumed_no_overflow: node_lines(loaded, assumed),
+                    assumed_in_bounds: node_lines(loaded, in_bounds),
                     certificate: None,
                 }));
             }

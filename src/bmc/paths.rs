@@ -187,6 +187,8 @@ fn explore_with<'a>(
         invariants: Default::default(),
         // Every path that needed a signed result to fit (it was no literal in range).
         assumed_no_overflow: node_lines(loaded, assumed),
+        // Every path that needed an access in bounds (its guard was no literal `true`).
+        assumed_in_bounds: node_lines(loaded, first.assumed_in_bounds()),
         certificate: None,
     }))
 }

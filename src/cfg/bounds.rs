@@ -1,20 +1,68 @@
-//! `--check-bounds`: every array access becomes an assertion that its index is in range
-//! (the instrumentation the paper suggests at the end of §5: `assert(0 <= e && e < dim(a))`
-//! before every `a[e]`).
+//! What an array access outside its bounds does ([`ArrayBounds`]), as a transformation of
+//! the CFG applied when a program is loaded, so that every engine (the CEGAR tabulation,
+//! bmc, the concrete search, the interpreter, the trace check and the certificate check)
+//! sees it:
+//!
+//! - [`ArrayBounds::Nondet`] (EUREKA §3, the default for `.lp` files): a read outside
+//!   yields `u`, a write does nothing. The CFG is left as it is; every engine implements
+//!   that rule.
+//! - [`ArrayBounds::Undefined`] (C, the default for `.c`/`.i` files): before every access,
+//!   `assume(0 <= e && e < dim(a))` ([`Cfg::bounds_guards`]): an execution that accesses
+//!   an array outside its bounds has no meaning in C, so it ends there without a verdict.
+//! - [`ArrayBounds::Error`] (`--check-bounds`, SV-COMP's memory safety for arrays): the
+//!   instrumentation the paper suggests at the end of §5, `assert(0 <= e && e < dim(a))`
+//!   before every `a[e]` ([`Cfg::bounds_checks`]).
 //!
 //! A node `n` with accesses is moved to a new node `n'`; `n` itself becomes the first of a
-//! chain of checks `Branch(ok_i, next, ERROR)` ending in `n'`, so every edge into `n` stays
-//! valid. Accesses are checked in evaluation order (an index's own reads first), each under
-//! the condition that it is evaluated at all: a read in the right operand of `&&` is only
-//! checked when the left one holds, a read in a branch of `?:` only when that branch is
-//! taken. Such a condition may not contain `u` (a check would draw a different value than
-//! the evaluation); that case is reported as unsupported.
+//! chain of checks (`Branch(ok_i, next, ERROR)` or `Assume(ok_i, next)`) ending in `n'`,
+//! so every edge into `n` stays valid. Accesses are checked in evaluation order (an
+//! index's own reads first), each under the condition that it is evaluated at all: a
+//! read in the right operand of `&&` is only checked when the left one holds, a read in a
+//! branch of `?:` only when that branch is taken. Such a condition may not contain `u` (a
+//! check would draw a different value than the evaluation); that case is reported as
+//! unsupported. An access at a constant index inside a constant size needs no check.
 
 use super::{Cfg, Node, NodeKind, ERROR_NODE};
 use crate::diag::Span;
 use crate::ids::ArrayId;
 use crate::sema::{ArraySize, CmpOp, Expr};
 use num_bigint::BigInt;
+
+/// What an access to an array outside its bounds does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrayBounds {
+    /// As C defines it: the execution has no meaning from there on, so it ends without a
+    /// verdict (no error is reported through it, and a proof may assume the index is in
+    /// range).
+    Undefined,
+    /// EUREKA's rule: a read yields an arbitrary value, a write does nothing.
+    Nondet,
+    /// The access is an error location (`--check-bounds`; SV-COMP's memory safety for
+    /// programs whose only memory is arrays).
+    Error,
+}
+
+impl ArrayBounds {
+    /// `undefined`, `nondet` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArrayBounds::Undefined => "undefined",
+            ArrayBounds::Nondet => "nondet",
+            ArrayBounds::Error => "error",
+        }
+    }
+
+    /// Parse `undefined` / `nondet` / `error` (case-insensitive).
+    pub fn parse(s: &str) -> Option<ArrayBounds> {
+        match s.to_ascii_lowercase().as_str() {
+            "undefined" => Some(ArrayBounds::Undefined),
+            "nondet" => Some(ArrayBounds::Nondet),
+            "error" => Some(ArrayBounds::Error),
+            _ => None,
+        }
+    }
+}
 
 /// One access to check: under `conds` (all evaluated non-zero), `index` must be in range.
 struct Access {
@@ -123,13 +171,27 @@ pub(crate) fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
     )
 }
 
-/// The program with a bounds assertion before every array access, or the span of a node
-/// whose accesses cannot be checked exactly (see the module documentation).
-pub fn check_bounds(cfg: &Cfg) -> Result<Cfg, Span> {
+/// Whether `index` is a constant inside a constant size (no check needed).
+fn statically_in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> bool {
+    match (&cfg.arrays[a].size, index) {
+        (ArraySize::Const(n), Expr::Const(i)) => {
+            *i >= BigInt::from(0) && *i < BigInt::from(*n)
+        }
+        _ => false,
+    }
+}
+
+/// The program with what `mode` asks of its array accesses (see the module
+/// documentation), or the span of a node whose accesses cannot be checked exactly.
+pub fn instrument_bounds(cfg: &Cfg, mode: ArrayBounds) -> Result<Cfg, Span> {
     let mut out = cfg.clone();
+    if mode == ArrayBounds::Nondet {
+        return Ok(out);
+    }
     for n in cfg.nodes.indices() {
         let node = &cfg.nodes[n];
-        let acc = accesses(&node.kind);
+        let mut acc = accesses(&node.kind);
+        acc.retain(|a| !statically_in_range(cfg, a.array, &a.index));
         if acc.is_empty() {
             continue;
         }
@@ -152,20 +214,29 @@ pub fn check_bounds(cfg: &Cfg) -> Result<Cfg, Span> {
             let cond = a.conds.iter().rev().fold(ok, |acc, c| {
                 Expr::Or(Box::new(Expr::Not(Box::new(c.clone()))), Box::new(acc))
             });
-            let check = NodeKind::Branch {
-                cond,
-                then: next,
-                els: ERROR_NODE,
+            let check = match mode {
+                ArrayBounds::Error => NodeKind::Branch {
+                    cond,
+                    then: next,
+                    els: ERROR_NODE,
+                },
+                _ => NodeKind::Assume { cond, next },
             };
-            if i == 0 {
+            let at = if i == 0 {
                 out.nodes[n].kind = check;
+                n
             } else {
-                next = out.nodes.push(Node {
+                out.nodes.push(Node {
                     proc: node.proc,
                     kind: check,
                     span: node.span,
-                });
-            }
+                })
+            };
+            match mode {
+                ArrayBounds::Error => out.bounds_checks.insert(at),
+                _ => out.bounds_guards.insert(at),
+            };
+            next = at;
         }
     }
     Ok(out)

@@ -12,7 +12,7 @@ use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
-pub use bounds::check_bounds;
+pub use bounds::{instrument_bounds, ArrayBounds};
 pub(crate) use bounds::in_range;
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 
@@ -151,6 +151,13 @@ pub struct Cfg {
     /// result's range, whose edge into the error node is an overflow (not an error
     /// location of the program).
     pub overflow_checks: std::collections::BTreeSet<NodeId>,
+    /// Under `--array-bounds error`: the branches that test an array access's index,
+    /// whose edge into the error node is an out-of-bounds access.
+    pub bounds_checks: std::collections::BTreeSet<NodeId>,
+    /// Under `--array-bounds undefined` (C's default): the `assume`s that an array
+    /// access's index is in range. An execution that fails one accesses an array outside
+    /// its bounds, which C leaves undefined: it ends there without a verdict.
+    pub bounds_guards: std::collections::BTreeSet<NodeId>,
     /// The nodes that choose the iteration count of an accelerated loop path (see
     /// `crate::accel`), with what the interpreter needs to suggest a count. Empty
     /// without acceleration.

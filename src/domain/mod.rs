@@ -158,7 +158,7 @@ pub mod encode;
 #[cfg(test)]
 mod tests;
 
-pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, split_atom};
+pub use dlc::{assumes_no_overflow, cur_dim, entry_dim, may_falsify, split_atom};
 #[cfg(any(test, feature = "internals"))]
 pub use dlc::{Dlc, Entailment, Lattice};
 pub use dlc::{DlcDomain, Fact};

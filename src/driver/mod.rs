@@ -32,8 +32,6 @@ pub struct CheckOptions {
     pub max_refinements: Option<u32>,
     /// Keep the text of every abstraction P̂k in the report.
     pub show_abstractions: bool,
-    /// Treat every out-of-range array access as an error (`--check-bounds`).
-    pub check_bounds: bool,
     /// Tabulation budgets (steps and facts) per iteration; the deadline is set from
     /// `timeout_s` and `memory_mb`.
     pub budget: Option<Budget>,
@@ -170,10 +168,9 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
         .solvers
         .clone()
         .unwrap_or_else(|| Arc::new(Cvc5Factory));
-    let mut report = match prepare(loaded, opts) {
+    let mut report = match refuse_unsupported(loaded) {
         Err(g) => Report::new(Outcome::Unknown(g)),
-        Ok(instrumented) => {
-            let loaded = instrumented.as_ref().unwrap_or(loaded);
+        Ok(()) => {
             let recorder = record::Recorder::new(
                 loaded,
                 &solvers,
@@ -210,28 +207,10 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
     report
 }
 
-/// Refuse unsupported programs; instrument the bounds checks.
-pub(crate) fn prepare(loaded: &Loaded, opts: &CheckOptions) -> Result<Option<Loaded>, GiveUp> {
-    if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
-        return Err(g);
-    }
-    if !opts.check_bounds {
-        return Ok(None);
-    }
-    match crate::cfg::check_bounds(&loaded.cfg) {
-        Ok(cfg) => Ok(Some(Loaded {
-            cfg,
-            ..loaded.clone()
-        })),
-        Err(span) => {
-            let lc = loaded.file.line_col(span.start);
-            Err(GiveUp::Unsupported {
-                what: "--check-bounds: an array access whose evaluation depends on `u`".into(),
-                span,
-                line: lc.line,
-                col: lc.col,
-                more: 0,
-            })
-        }
+/// Refuse unsupported programs.
+pub(crate) fn refuse_unsupported(loaded: &Loaded) -> Result<(), GiveUp> {
+    match GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
+        Some(g) => Err(g),
+        None => Ok(()),
     }
 }

@@ -21,6 +21,7 @@ use crate::sema::{self, Analysis, SemaOptions};
 use crate::syntax::{self, ast};
 use std::path::Path;
 
+pub use crate::cfg::ArrayBounds;
 pub use crate::sema::{DataModel, IntModel, SignedOverflow};
 pub use cpp::Preprocessor;
 
@@ -39,6 +40,10 @@ pub struct LoadOptions {
     /// Under C's integers, what a signed overflow does (`--signed-overflow`; default
     /// [`SignedOverflow::Undefined`], as C defines it).
     pub signed_overflow: SignedOverflow,
+    /// What an access outside an array's bounds does (`--array-bounds`); `None` (the
+    /// default) chooses by the integers: [`ArrayBounds::Undefined`] under C's (as C
+    /// defines it), [`ArrayBounds::Nondet`] under mathematical integers (EUREKA's rule).
+    pub array_bounds: Option<ArrayBounds>,
     /// Leave the loops as they are (`--no-accel`): no accelerated transitions
     /// ([`crate::accel`]).
     pub no_accel: bool,
@@ -50,7 +55,7 @@ pub struct LoadOptions {
 }
 
 /// The integer semantics a program was loaded with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Semantics {
     /// Mathematical or C integers.
     pub int_model: IntModel,
@@ -60,12 +65,25 @@ pub struct Semantics {
     /// overflow).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_overflow: Option<SignedOverflow>,
+    /// What an access outside an array's bounds does.
+    pub array_bounds: ArrayBounds,
+}
+
+impl Default for Semantics {
+    fn default() -> Semantics {
+        Semantics {
+            int_model: IntModel::default(),
+            data_model: DataModel::default(),
+            signed_overflow: None,
+            array_bounds: ArrayBounds::Nondet,
+        }
+    }
 }
 
 impl std::fmt::Display for Semantics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.int_model {
-            IntModel::Math => f.write_str("mathematical integers"),
+            IntModel::Math => f.write_str("mathematical integers")?,
             IntModel::C => write!(
                 f,
                 "C integers ({}, {})",
@@ -75,8 +93,13 @@ impl std::fmt::Display for Semantics {
                     SignedOverflow::Wrap => "signed overflow wraps",
                     SignedOverflow::Error => "signed overflow is an error",
                 }
-            ),
+            )?,
         }
+        f.write_str(match self.array_bounds {
+            ArrayBounds::Undefined => ", an out-of-bounds array access is undefined",
+            ArrayBounds::Nondet => ", an out-of-bounds array read is arbitrary",
+            ArrayBounds::Error => ", an out-of-bounds array access is an error",
+        })
     }
 }
 
@@ -205,8 +228,23 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
         int_model,
         signed_overflow: opts.signed_overflow,
     };
+    let bounds = opts.array_bounds.unwrap_or(match int_model {
+        IntModel::C => ArrayBounds::Undefined,
+        IntModel::Math => ArrayBounds::Nondet,
+    });
     let loaded = load_unaccelerated(file, opts, &sema_opts, use_cpp);
     loaded.map(|mut l| {
+        l.semantics.array_bounds = bounds;
+        match crate::cfg::instrument_bounds(&l.cfg, bounds) {
+            Ok(cfg) => l.cfg = cfg,
+            Err(span) => l.analysis.unsupported.push(Unsupported::new(
+                format!(
+                    "an array access whose evaluation depends on `u` (under --array-bounds {})",
+                    bounds.as_str()
+                ),
+                span,
+            )),
+        }
         if !opts.no_accel {
             crate::accel::accelerate(&mut l.cfg, opts.jump_checks);
         }
@@ -347,6 +385,7 @@ fn semantics(o: &SemaOptions) -> Semantics {
         int_model: o.int_model,
         data_model: o.data_model,
         signed_overflow: (o.int_model == IntModel::C).then_some(o.signed_overflow),
+        array_bounds: ArrayBounds::Nondet,
     }
 }
 

@@ -23,6 +23,8 @@ pub struct RegressArgs<'a> {
     pub report_dir: Option<&'a Path>,
     /// What a signed overflow does (`None`: lpmc's default).
     pub signed_overflow: Option<crate::SignedOverflow>,
+    /// What an out-of-bounds array access does (`None`: lpmc's default).
+    pub array_bounds: Option<crate::ArrayBounds>,
 }
 
 fn positive(timeout_s: f64) -> Result<(), String> {
@@ -54,6 +56,7 @@ pub fn regress(exe: &Path, args: &RegressArgs, out: &mut dyn Write) -> Result<i3
         unwind,
         report_dir: args.report_dir.map(Path::to_path_buf),
         signed_overflow: args.signed_overflow,
+        array_bounds: args.array_bounds,
     };
     let total = programs.len();
     let mut done = 0;

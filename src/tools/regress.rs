@@ -159,8 +159,9 @@ pub struct EngineResult {
     pub cells: Option<usize>,
     /// The engine's reason.
     pub reason: String,
-    /// Whether its counterexample passes through a signed overflow (wrapped, or the error
-    /// itself): C leaves it undefined, so an unreach-call expectation says nothing of it.
+    /// Whether its counterexample passes through a signed overflow or an out-of-bounds
+    /// array access (wrapped or arbitrary, or the error itself): C leaves both undefined,
+    /// so an unreach-call expectation says nothing of it.
     pub overflow: bool,
 }
 
@@ -205,9 +206,10 @@ pub fn judge(expected: Option<Verdict>, got: Option<Verdict>) -> Judgement {
 }
 
 /// [`judge`] for an engine's result: an expected SAFE (an unreach-call verdict, which
-/// ignores executions with a signed overflow, undefined in C) does not apply to a
-/// counterexample through a signed overflow (under `--signed-overflow wrap` or `error`):
-/// no expectation to compare with.
+/// ignores executions with undefined behaviour in C) does not apply to a counterexample
+/// through a signed overflow (under `--signed-overflow wrap` or `error`) or an
+/// out-of-bounds array access (under `--array-bounds nondet` or `error`): no expectation
+/// to compare with.
 pub fn judged(expected: Option<Verdict>, r: &EngineResult) -> Judgement {
     if r.overflow && expected == Some(Verdict::Safe) && r.verdict == Some(Verdict::Unsafe) {
         return Judgement::Unexpected;
@@ -535,7 +537,9 @@ pub fn parse_report(json: &str, time_ms: u128, peak_kib: Option<u64>) -> EngineR
         cells,
         reason: v["reason"].as_str().unwrap_or_default().to_string(),
         overflow: v["trace"]["signed_overflow_line"].is_u64()
-            || v["trace"]["overflow_error"] == serde_json::Value::Bool(true),
+            || v["trace"]["overflow_error"] == serde_json::Value::Bool(true)
+            || v["trace"]["out_of_bounds_line"].is_u64()
+            || v["trace"]["bounds_error"] == serde_json::Value::Bool(true),
     }
 }
 
@@ -686,6 +690,9 @@ pub fn run_engine_with(
     if let (Some(o), true) = (opts.signed_overflow, engine != Engine::Cbmc) {
         cmd.arg("--signed-overflow").arg(o.as_str());
     }
+    if let (Some(b), true) = (opts.array_bounds, engine != Engine::Cbmc) {
+        cmd.arg("--array-bounds").arg(b.as_str());
+    }
     let task_input = (engine == Engine::Cbmc && is_task_file(program))
         .then(|| Task::read(program).ok())
         .flatten()
@@ -767,6 +774,9 @@ pub struct RegressOptions {
     pub report_dir: Option<PathBuf>,
     /// What a signed overflow does (`--signed-overflow`; `None`: lpmc's default).
     pub signed_overflow: Option<crate::SignedOverflow>,
+    /// What an out-of-bounds array access does (`--array-bounds`; `None`: lpmc's
+    /// default, by the file).
+    pub array_bounds: Option<crate::ArrayBounds>,
 }
 
 /// The file name of the check report of the `index`-th program (0-based) in

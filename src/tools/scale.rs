@@ -100,6 +100,7 @@ pub fn measure(exe: &Path, family: Family, n: u64, timeout_s: f64) -> Vec<Point>
                 unwind: n.saturating_add(1).min(u64::from(u32::MAX)).to_string(),
                 report_dir: None,
                 signed_overflow: None,
+                array_bounds: None,
             };
             let c = regress::run_engine(exe, Engine::Cegar, &file, &opts);
             let b = regress::run_engine(exe, Engine::Bmc, &file, &opts);

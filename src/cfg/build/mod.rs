@@ -111,6 +111,8 @@ impl<'p> Builder<'p> {
             main: prog.main,
             inst_reads: Default::default(),
             overflow_checks: b.overflow_checks,
+            bounds_checks: Default::default(),
+            bounds_guards: Default::default(),
             accel: Default::default(),
         };
         for node in cfg.nodes.iter() {

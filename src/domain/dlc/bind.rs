@@ -148,6 +148,24 @@ pub fn assumes_no_overflow(e: &crate::sema::Expr, f: &Conj) -> bool {
     left
 }
 
+/// Whether some state of `f` falsifies the guard `cond` of an `assume` in a CFG with
+/// `num_vars` scalars: `f ∧ ¬cond` is satisfiable over the rationals (so it may say yes
+/// where no integer state falsifies it, and a guard too large to enumerate counts as
+/// falsifiable: both over-approximate the states the `assume` drops).
+pub fn may_falsify(cond: &crate::sema::Expr, f: &Conj, num_vars: usize) -> bool {
+    use crate::domain::encode::{guard, guard_size};
+    let cond = drop_safe_wraps(fold_in(cond, &known_values(f)), f);
+    if guard_size(&cond, false) > MAX_CASES {
+        return true;
+    }
+    let mut fresh = Fresh::new(2 * num_vars as u32);
+    guard(&cond, false, &cur_dim, &mut fresh).iter().any(|d| {
+        let mut c = f.clone();
+        d.iter().for_each(|k| c.add(k));
+        !c.is_empty()
+    })
+}
+
 /// `e` with the variables of `known` replaced by their values, folded.
 pub(super) fn fold_in(
     e: &crate::sema::Expr,

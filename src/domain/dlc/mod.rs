@@ -24,7 +24,7 @@ mod read;
 mod thresholds;
 mod transfer;
 
-pub use bind::assumes_no_overflow;
+pub use bind::{assumes_no_overflow, may_falsify};
 pub use entail::Entailment;
 #[cfg(any(test, feature = "internals"))]
 pub use entail::{Dlc, Lattice};

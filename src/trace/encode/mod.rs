@@ -145,6 +145,9 @@ pub(crate) struct PathEncoder<'a> {
     /// The nodes where a path had to assume that a signed result fits (its range was not
     /// a literal `true`), shared by forks.
     overflows: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<NodeId>>>,
+    /// The bounds guards ([`Cfg::bounds_guards`]) where a path had to assume that an
+    /// array access is in bounds (its guard was not a literal `true`), shared by forks.
+    in_bounds: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<NodeId>>>,
 }
 
 /// Encode a (validated) path in full, with records.
@@ -194,6 +197,7 @@ impl<'a> PathEncoder<'a> {
             cur_acc: Vec::new(),
             evaluated: Vec::new(),
             overflows: Default::default(),
+            in_bounds: Default::default(),
             lemmas: Vec::new(),
         }
     }
@@ -202,6 +206,12 @@ impl<'a> PathEncoder<'a> {
     /// that a signed result fits its type (C leaves the overflow undefined).
     pub(crate) fn assumed_no_overflow(&self) -> std::collections::BTreeSet<NodeId> {
         self.overflows.borrow().clone()
+    }
+
+    /// The bounds guards where some path encoded so far (by this encoder and its forks)
+    /// assumed that an array access is in bounds (C leaves it undefined outside).
+    pub(crate) fn assumed_in_bounds(&self) -> std::collections::BTreeSet<NodeId> {
+        self.in_bounds.borrow().clone()
     }
 
     /// Start encoding step `step` (node `n`): the site counters restart.

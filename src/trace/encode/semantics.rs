@@ -375,6 +375,9 @@ impl PathEncoder<'_> {
             }
             NodeKind::Assume { cond, .. } => {
                 let c = self.boolean(smt, cond)?;
+                if c != Term::Bool(true) && cfg.bounds_guards.contains(&self.node) {
+                    self.in_bounds.borrow_mut().insert(self.node);
+                }
                 self.cur.push(c);
             }
             NodeKind::Call { proc, args, .. } => {
