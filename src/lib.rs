@@ -137,7 +137,7 @@ pub use crate::diag::{DiagKind, Diagnostic, SourceFile, Span};
 pub use crate::frontend::task::{expected_safe_for, is_task_file, Task, TaskError};
 pub use crate::frontend::{
     load, load_path, load_path_with, load_with, ArrayBounds, DataModel, IntModel, LoadError,
-    LoadOptions, Loaded, Preprocessor, Semantics, SignedOverflow,
+    LoadOptions, Loaded, Preprocessor, Property, Semantics, SignedOverflow,
 };
 
 // Limits.

@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use lpmc::tools::{commands, regress};
 use lpmc::{
     ArrayBounds, BmcMode, BmcOptions, CheckOptions, DataModel, IntModel, LoadError, LoadOptions,
-    Loaded, Outcome, Preprocessor, RunReport, SignedOverflow, Task, Unwind,
+    Loaded, Outcome, Preprocessor, Property, RunReport, SignedOverflow, Task, Unwind,
 };
 use num_bigint::BigInt;
 use std::io::{IsTerminal, Write};
@@ -79,6 +79,14 @@ struct Front {
     /// The same as `--array-bounds error`.
     #[arg(long, conflicts_with = "array_bounds")]
     check_bounds: bool,
+    /// The SV-COMP property to check: a property file (`unreach-call.prp`,
+    /// `no-overflow.prp`, `valid-memsafety.prp`) or its name. `no-overflow` checks for
+    /// signed overflows only (as `--signed-overflow error`), `valid-memsafety` for
+    /// array accesses out of bounds only (as `--array-bounds error`); any other property
+    /// is UNKNOWN. Default: the task's (`unreach-call` if it lists it), else
+    /// `unreach-call`.
+    #[arg(long, value_name = "FILE.prp")]
+    property: Option<PathBuf>,
     /// Do not accelerate loops (by default a loop path that translates and resets its
     /// variables gets an exact transition taking any number of iterations at once).
     #[arg(long)]
@@ -564,16 +572,21 @@ fn validate_cmd(
     if let Err(c) = valid_timeout(timeout) {
         return c;
     }
-    let (loaded, task) = match load_input(file, front, color) {
-        Ok(l) => l,
-        Err(c) => return c,
-    };
     let text = match std::fs::read_to_string(witness) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", witness.display());
             return ExitCode::from(EXIT_INPUT);
         }
+    };
+    // Without `--property`, the witness's specification names the property.
+    let mut front = front.clone();
+    if front.property.is_none() {
+        front.property = witness_property(&text).map(|p| PathBuf::from(p.name()));
+    }
+    let (loaded, task) = match load_input(file, &front, color) {
+        Ok(l) => l,
+        Err(c) => return c,
     };
     let program = task.as_ref().map_or(file, |t| t.input.as_path());
     let deadline = lpmc::Deadline::at(
@@ -660,7 +673,13 @@ fn check_cmd(
         }
     }
     if out.expect {
-        print_expectation(file, task.as_ref(), &report.outcome, out.json);
+        print_expectation(
+            file,
+            task.as_ref(),
+            &report.semantics.property,
+            &report.outcome,
+            out.json,
+        );
     }
     ExitCode::from(report.verdict().exit_code() as u8)
 }
@@ -750,11 +769,7 @@ fn load_input(
         opts.preprocessor = Preprocessor::Off;
     }
     let task = if lpmc::is_task_file(path) {
-        let task = Task::read(path).and_then(|t| {
-            t.unreach_call()?;
-            Ok(t)
-        });
-        match task {
+        match Task::read(path) {
             Ok(t) => {
                 opts.data_model = t.data_model;
                 Some(t)
@@ -770,6 +785,22 @@ fn load_input(
     if let Some(dm) = front.data_model {
         opts.data_model = dm;
     }
+    opts.property = match (&front.property, &task) {
+        (Some(p), _) => {
+            let prop = Property::of_file(p);
+            if !prop.is_supported() && !p.exists() {
+                eprintln!(
+                    "error: --property {}: no such file, and not the name of a property lpmc \
+                     checks (unreach-call, no-overflow, valid-memsafety)",
+                    p.display()
+                );
+                return Err(ExitCode::from(EXIT_INPUT));
+            }
+            prop
+        }
+        (None, Some(t)) => t.default_property().unwrap_or_default(),
+        (None, None) => Property::UnreachCall,
+    };
     let program = task.as_ref().map_or(path, |t| t.input.as_path());
     match lpmc::load_path_with(program, &opts) {
         Ok(l) => Ok((l, task)),
@@ -781,12 +812,34 @@ fn load_input(
     }
 }
 
+/// The property a witness's `specification` names (`G ! overflow`, `G valid-deref`, ...),
+/// if it names one lpmc checks.
+fn witness_property(text: &str) -> Option<Property> {
+    let spec = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("specification:"))?
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'');
+    let p = Property::from_prp_text(&format!("LTL({spec})"))?;
+    p.is_supported().then_some(p)
+}
+
 /// `--expect`: compare the verdict with the task's (or the program's) expected verdict
 /// and print MATCH, MISMATCH, or why there is nothing to compare (on stderr with --json).
-fn print_expectation(path: &std::path::Path, task: Option<&Task>, got: &Outcome, json: bool) {
-    let expected = match task {
-        Some(t) => t.expected_safe(),
-        None => lpmc::expected_safe_for(path),
+fn print_expectation(
+    path: &std::path::Path,
+    task: Option<&Task>,
+    property: &Property,
+    got: &Outcome,
+    json: bool,
+) {
+    let expected = match (task, property) {
+        (Some(t), p) => t.expected_safe_of(p),
+        (None, Property::UnreachCall) => lpmc::expected_safe_for(path),
+        // Another property's verdict comes from the task file beside the program.
+        (None, p) => Task::read(&path.with_extension("yml"))
+            .ok()
+            .and_then(|t| t.expected_safe_of(p)),
     };
     let line = lpmc::text::expectation(expected, got);
     if json {

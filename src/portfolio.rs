@@ -349,7 +349,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let elapsed = start.elapsed().as_millis();
     report.engines = runs;
     report.time_ms = elapsed;
-    report.semantics = loaded.semantics;
+    report.semantics = loaded.semantics.clone();
     report
 }
 

@@ -245,6 +245,8 @@ pub enum GiveUp {
     /// An engine proved SAFE, but the certificate check of its proof failed or was out
     /// of reach (why).
     Certificate(String),
+    /// The property asked for is not one lpmc checks (its name).
+    Property(String),
 }
 
 impl GiveUp {
@@ -259,6 +261,15 @@ impl GiveUp {
             col: lc.col,
             more: unsupported.len() - 1,
         })
+    }
+
+    /// Why no engine checks `loaded`, if none does: the property is not one lpmc
+    /// checks, or the program has constructs outside the fragment.
+    pub fn refused(loaded: &Loaded) -> Option<GiveUp> {
+        if let crate::frontend::Property::Other(p) = &loaded.semantics.property {
+            return Some(GiveUp::Property(p.clone()));
+        }
+        GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported)
     }
 
     /// From an exhausted limit.
@@ -280,6 +291,7 @@ impl GiveUp {
             GiveUp::Budget(_) => "budget",
             GiveUp::Internal(_) => "internal",
             GiveUp::Certificate(_) => "certificate",
+            GiveUp::Property(_) => "unsupported-property",
         }
     }
 }
@@ -307,6 +319,11 @@ impl fmt::Display for GiveUp {
             GiveUp::Budget(d) => write!(f, "budget exhausted: {d}"),
             GiveUp::Internal(d) => write!(f, "internal error: {d}"),
             GiveUp::Certificate(d) => write!(f, "certificate did not check: {d}"),
+            GiveUp::Property(p) => write!(
+                f,
+                "the property `{p}` is not checked by lpmc (it checks unreach-call, no-overflow, \
+                 and valid-memsafety for programs whose memory is arrays)"
+            ),
         }
     }
 }

@@ -28,6 +28,9 @@ pub fn check_text(file: &Path, r: &Report) -> String {
         line!(s, "abstraction P̂{k}:\n{a}");
     }
     s.push_str(&outcome_text(file, &r.outcome));
+    if r.semantics.property != crate::frontend::Property::UnreachCall {
+        line!(s, "  property: {}", r.semantics.property.name());
+    }
     if r.verdict() != Verdict::Unknown || r.refinements > 0 {
         line!(s, "  refinements: {}, cells: {:?}", r.refinements, r.cells);
     }

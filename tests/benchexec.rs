@@ -139,4 +139,41 @@ fn benchexecs_tool_info_self_test_passes_on_the_module() {
         text.contains("“false(unreach-call)”"),
         "UNSAFE is false: {text}"
     );
+    // The module passes the task's property file on to lpmc.
+    assert!(!text.contains("ignores property file"), "{text}");
+    assert!(text.contains("'--property'"), "{text}");
+
+    // A no-overflow task: lpmc is asked for that property, and an overflow it reaches is
+    // `false(no-overflow)`.
+    std::fs::copy(
+        root.join("contrib/benchexec/no-overflow.prp"),
+        dir.join("no-overflow.prp"),
+    )
+    .expect("copies");
+    let program = "extern int __VERIFIER_nondet_int(void);\n\
+                   int main() { int x = __VERIFIER_nondet_int(); if (x > 0) { x = x + 2147483647; } return 0; }\n";
+    std::fs::write(dir.join("ovf.c"), program).expect("writes");
+    std::fs::write(
+        dir.join("ovf.yml"),
+        "format_version: '2.0'\ninput_files: 'ovf.c'\nproperties:\n  - property_file: no-overflow.prp\n    expected_verdict: false\noptions:\n  language: C\n  data_model: ILP32\n",
+    )
+    .expect("writes");
+    let out = Command::new(lpmc)
+        .arg("check")
+        .arg(dir.join("ovf.yml"))
+        .output()
+        .expect("lpmc runs");
+    assert_eq!(out.status.code(), Some(10), "{out:?}");
+    std::fs::write(dir.join("ovf.txt"), out.stdout).expect("writes");
+    let text = run(Command::new(&python)
+        .args(["-m", "benchexec.test_tool_info", "lpmc", "--no-container"])
+        .arg("--tool-directory")
+        .arg(bin)
+        .arg("--task-definition")
+        .arg(dir.join("ovf.yml"))
+        .arg("--tool-output")
+        .arg(dir.join("ovf.txt")));
+    assert!(text.contains("no-overflow.prp"), "{text}");
+    assert!(text.contains("“false(no-overflow)”"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,8 +5,6 @@
 # BenchExec"), then name the tool `lpmc` in a benchmark definition.
 """Tool-info module for lpmc, a symbolic model checker for linear programs with arrays."""
 
-import os
-
 import benchexec.result as result
 import benchexec.tools.template
 
@@ -14,9 +12,11 @@ import benchexec.tools.template
 class Tool(benchexec.tools.template.BaseTool2):
     """
     lpmc decides whether an error location (reach_error(), a failing assert, an ERROR:
-    label) is reachable: SV-COMP's unreach-call property. Exit codes: 0 SAFE,
-    10 UNSAFE, 20 UNKNOWN, 2 bad input. With `--witness FILE` it writes an SV-COMP
-    witness (format 2.0) of a SAFE or UNSAFE verdict.
+    label) is reachable: SV-COMP's unreach-call property; with `--property FILE.prp` also
+    no-overflow (signed overflows only) and valid-memsafety (for programs whose memory
+    is arrays: accesses out of bounds only); any other property is UNKNOWN. Exit codes:
+    0 SAFE, 10 UNSAFE, 20 UNKNOWN, 2 bad input. With `--witness FILE` it writes an
+    SV-COMP witness (format 2.0) of a SAFE or UNSAFE verdict.
     """
 
     REQUIRED_PATHS = []
@@ -37,13 +37,11 @@ class Tool(benchexec.tools.template.BaseTool2):
         return self._version_from_tool(executable, line_prefix="lpmc")
 
     def cmdline(self, executable, options, task, rlimits):
-        if task.property_file and os.path.isfile(task.property_file):
-            with open(task.property_file) as f:
-                if "call(reach_error())" not in f.read():
-                    raise benchexec.tools.template.UnsupportedFeatureException(
-                        "lpmc checks only the unreach-call property"
-                    )
         cmd = [executable, "check"]
+        # lpmc reads the property file (by its name, else by its LTL formulas) and
+        # answers UNKNOWN, naming it, for a property it does not check.
+        if task.property_file and "--property" not in options:
+            cmd += ["--property", task.property_file]
         # lpmc answers UNKNOWN on time, a little before BenchExec would kill it.
         limit = rlimits.walltime or rlimits.cputime
         if limit and "--timeout" not in options:
@@ -67,6 +65,17 @@ class Tool(benchexec.tools.template.BaseTool2):
         if code == 0 or (code is None and verdict == "SAFE"):
             return result.RESULT_TRUE_PROP
         if code == 10 or (code is None and verdict == "UNSAFE"):
+            # The reason says which error was reached: a signed overflow (no-overflow),
+            # an array access out of bounds (valid-memsafety: an invalid dereference),
+            # else an error location (unreach-call).
+            for line in run.output:
+                line = line.strip()
+                if line.startswith("reason: a signed integer overflow at line"):
+                    return result.RESULT_FALSE_OVERFLOW
+                if line.startswith("reason: an array access out of bounds at line"):
+                    return result.RESULT_FALSE_DEREF
+                if line.startswith("reason:"):
+                    break
             return result.RESULT_FALSE_REACH
         if code == 20:
             for line in run.output:

@@ -213,7 +213,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
             smt_checks: 0,
             states: 0,
             time_ms: 0,
-            semantics: loaded.semantics,
+            semantics: loaded.semantics.clone(),
         },
     };
     report.time_ms = start.elapsed().as_millis();
@@ -291,9 +291,9 @@ fn bmc_at(
         smt_checks: 0,
         states: 0,
         time_ms: 0,
-        semantics: loaded.semantics,
+        semantics: loaded.semantics.clone(),
     };
-    if let Some(g) = GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
+    if let Some(g) = GiveUp::refused(loaded) {
         r.outcome = Outcome::Unknown(g);
         return r;
     }

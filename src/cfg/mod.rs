@@ -4,6 +4,7 @@
 //! side-effect free: calls and ranged nondet values were hoisted into temporaries.
 
 mod bounds;
+mod errors;
 mod build;
 mod dot;
 mod loops;
@@ -13,6 +14,7 @@ use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
 pub use bounds::{instrument_bounds, ArrayBounds};
+pub use errors::keep_errors;
 pub(crate) use bounds::in_range;
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 

@@ -155,7 +155,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
         ))),
     };
     report.time_ms = start.elapsed().as_millis();
-    report.semantics = loaded.semantics;
+    report.semantics = loaded.semantics.clone();
     report
 }
 
@@ -203,13 +203,13 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
         report.outcome = Outcome::Unknown(GiveUp::exhausted(e));
     }
     report.time_ms = start.elapsed().as_millis();
-    report.semantics = loaded.semantics;
+    report.semantics = loaded.semantics.clone();
     report
 }
 
-/// Refuse unsupported programs.
+/// Refuse unsupported properties and programs.
 pub(crate) fn refuse_unsupported(loaded: &Loaded) -> Result<(), GiveUp> {
-    match GiveUp::unsupported(&loaded.file, &loaded.analysis.unsupported) {
+    match GiveUp::refused(loaded) {
         Some(g) => Err(g),
         None => Ok(()),
     }

@@ -11,6 +11,7 @@
 //! construct at its first directive), never bad input.
 
 pub mod cpp;
+pub mod property;
 pub mod task;
 #[cfg(test)]
 mod tests;
@@ -22,6 +23,7 @@ use crate::syntax::{self, ast};
 use std::path::Path;
 
 pub use crate::cfg::ArrayBounds;
+pub use property::Property;
 pub use crate::sema::{DataModel, IntModel, SignedOverflow};
 pub use cpp::Preprocessor;
 
@@ -44,6 +46,10 @@ pub struct LoadOptions {
     /// default) chooses by the integers: [`ArrayBounds::Undefined`] under C's (as C
     /// defines it), [`ArrayBounds::Nondet`] under mathematical integers (EUREKA's rule).
     pub array_bounds: Option<ArrayBounds>,
+    /// The property checked (SV-COMP's; default `unreach-call`). `no-overflow` implies
+    /// `--signed-overflow error` and `valid-memsafety` `--array-bounds error`, and then
+    /// only those errors count ([`property`]).
+    pub property: Property,
     /// Leave the loops as they are (`--no-accel`): no accelerated transitions
     /// ([`crate::accel`]).
     pub no_accel: bool,
@@ -55,7 +61,7 @@ pub struct LoadOptions {
 }
 
 /// The integer semantics a program was loaded with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Semantics {
     /// Mathematical or C integers.
     pub int_model: IntModel,
@@ -67,6 +73,8 @@ pub struct Semantics {
     pub signed_overflow: Option<SignedOverflow>,
     /// What an access outside an array's bounds does.
     pub array_bounds: ArrayBounds,
+    /// The property checked.
+    pub property: Property,
 }
 
 impl Default for Semantics {
@@ -76,6 +84,7 @@ impl Default for Semantics {
             data_model: DataModel::default(),
             signed_overflow: None,
             array_bounds: ArrayBounds::Nondet,
+            property: Property::UnreachCall,
         }
     }
 }
@@ -149,7 +158,7 @@ impl Loaded {
 
     /// The integer semantics the program was loaded with.
     pub fn semantics(&self) -> Semantics {
-        self.semantics
+        self.semantics.clone()
     }
 
     /// Why no engine can decide the program, if it has constructs outside the fragment:
@@ -222,19 +231,27 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
         } else {
             IntModel::Math
         });
+    // The property's settings override the options'.
     let sema_opts = SemaOptions {
         data_model: opts.data_model,
         implicit_functions: cpp::has_system_include(file.text()),
         int_model,
-        signed_overflow: opts.signed_overflow,
+        signed_overflow: match opts.property {
+            Property::NoOverflow => SignedOverflow::Error,
+            _ => opts.signed_overflow,
+        },
     };
-    let bounds = opts.array_bounds.unwrap_or(match int_model {
-        IntModel::C => ArrayBounds::Undefined,
-        IntModel::Math => ArrayBounds::Nondet,
-    });
+    let bounds = match opts.property {
+        Property::ValidMemsafety => ArrayBounds::Error,
+        _ => opts.array_bounds.unwrap_or(match int_model {
+            IntModel::C => ArrayBounds::Undefined,
+            IntModel::Math => ArrayBounds::Nondet,
+        }),
+    };
     let loaded = load_unaccelerated(file, opts, &sema_opts, use_cpp);
     loaded.map(|mut l| {
         l.semantics.array_bounds = bounds;
+        l.semantics.property = opts.property.clone();
         match crate::cfg::instrument_bounds(&l.cfg, bounds) {
             Ok(cfg) => l.cfg = cfg,
             Err(span) => l.analysis.unsupported.push(Unsupported::new(
@@ -244,6 +261,18 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
                 ),
                 span,
             )),
+        }
+        // Only the property's errors count: every other error location ends the run.
+        match opts.property {
+            Property::NoOverflow => {
+                let keep = l.cfg.overflow_checks.clone();
+                crate::cfg::keep_errors(&mut l.cfg, &keep);
+            }
+            Property::ValidMemsafety => {
+                let keep = l.cfg.bounds_checks.clone();
+                crate::cfg::keep_errors(&mut l.cfg, &keep);
+            }
+            Property::UnreachCall | Property::Other(_) => {}
         }
         if !opts.no_accel {
             crate::accel::accelerate(&mut l.cfg, opts.jump_checks);
@@ -386,6 +415,7 @@ fn semantics(o: &SemaOptions) -> Semantics {
         data_model: o.data_model,
         signed_overflow: (o.int_model == IntModel::C).then_some(o.signed_overflow),
         array_bounds: ArrayBounds::Nondet,
+        property: Property::UnreachCall,
     }
 }
 

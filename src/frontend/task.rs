@@ -12,8 +12,10 @@
 //!   data_model: ILP32
 //! ```
 //!
-//! lpmc checks the `unreach-call` property only; a task without it is refused.
+//! lpmc checks `unreach-call`, `no-overflow` and `valid-memsafety` (for programs whose
+//! memory is arrays); see [`super::property`].
 
+use super::property::Property;
 use crate::sema::DataModel;
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
@@ -29,6 +31,15 @@ pub struct TaskProperty {
 }
 
 impl TaskProperty {
+    /// The property its file names.
+    pub fn property(&self) -> Property {
+        let stem = Path::new(&self.file)
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        Property::from_name(stem)
+    }
+
     /// Whether this is the `unreach-call` property.
     pub fn is_unreach_call(&self) -> bool {
         Path::new(&self.file)
@@ -210,6 +221,24 @@ impl Task {
     pub fn expected_safe(&self) -> Option<bool> {
         self.unreach_call().ok()?.expected_verdict
     }
+
+    /// The property a check of the task decides when none is asked for: `unreach-call`
+    /// if the task lists it, else the first property it lists (`None`: it lists none).
+    pub fn default_property(&self) -> Option<Property> {
+        match self.unreach_call() {
+            Ok(_) => Some(Property::UnreachCall),
+            Err(_) => self.properties.first().map(TaskProperty::property),
+        }
+    }
+
+    /// The expected verdict of property `p`, if the task lists it with one: `Some(true)`
+    /// for SAFE.
+    pub fn expected_safe_of(&self, p: &Property) -> Option<bool> {
+        self.properties
+            .iter()
+            .find(|t| t.property() == *p)?
+            .expected_verdict
+    }
 }
 
 /// The expected verdict (`Some(true)` = SAFE) of a program or task: a task file's
@@ -258,6 +287,8 @@ mod tests {
             Err(TaskError::NoUnreachCall { .. })
         ));
         assert_eq!(t.data_model, DataModel::Ilp32);
+        assert_eq!(t.default_property(), Some(Property::NoOverflow));
+        assert_eq!(t.expected_safe_of(&Property::NoOverflow), None);
         let missing = Task::parse(&dir.join("v.yml"), "input_files: 'none.i'\n");
         assert!(matches!(missing, Err(TaskError::Format { .. })));
         let bad = Task::parse(&dir.join("w.yml"), "input_files: [\n");

@@ -29,7 +29,8 @@ use std::path::Path;
 use yaml_rust2::yaml::Hash;
 use yaml_rust2::{Yaml, YamlEmitter};
 
-/// The specification of the unreach-call property.
+/// The specification of the unreach-call property (a witness names the property the
+/// program was checked for: [`crate::frontend::Property::specification`]).
 pub const SPECIFICATION: &str = "G ! call(reach_error())";
 
 /// The task a witness is about: the program file as the verifier was given it.
@@ -105,7 +106,7 @@ fn metadata(loaded: &Loaded, task: &WitnessTask) -> Result<Yaml, String> {
             map(vec![
                 ("input_files", Yaml::Array(vec![s(&name)])),
                 ("input_file_hashes", Yaml::Hash(hashes)),
-                ("specification", s(SPECIFICATION)),
+                ("specification", s(&loaded.semantics.property.specification())),
                 ("data_model", s(loaded.semantics.data_model.as_str())),
                 ("language", s("C")),
             ]),
