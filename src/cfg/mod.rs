@@ -5,6 +5,7 @@
 
 mod bounds;
 mod errors;
+mod reuse;
 mod build;
 mod dot;
 mod loops;
@@ -15,6 +16,7 @@ use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
 pub use bounds::{instrument_bounds, ArrayBounds};
 pub use errors::keep_errors;
+pub use reuse::reuse_reads;
 pub(crate) use bounds::in_range;
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 

@@ -253,7 +253,14 @@ pub fn load_with(file: SourceFile, opts: &LoadOptions) -> Result<Loaded, LoadErr
         l.semantics.array_bounds = bounds;
         l.semantics.property = opts.property.clone();
         match crate::cfg::instrument_bounds(&l.cfg, bounds) {
-            Ok(cfg) => l.cfg = cfg,
+            Ok(cfg) => {
+                l.cfg = cfg;
+                // Every access that executes is in bounds: a cell read twice gives the
+                // same value (under EUREKA's rule a read outside draws anew).
+                if bounds != ArrayBounds::Nondet {
+                    crate::cfg::reuse_reads(&mut l.cfg);
+                }
+            }
             Err(span) => l.analysis.unsupported.push(Unsupported::new(
                 format!(
                     "an array access whose evaluation depends on `u` (under --array-bounds {})",
