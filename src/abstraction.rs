@@ -62,6 +62,13 @@ pub struct Precision {
     /// Whether they also get a second ghost `k2 > k` with cells `a_k2` (relations between
     /// two cells, as sortedness).
     second: bool,
+    /// Whether P̂ keeps the bounds guards ([`Cfg::bounds_guards`], `assume(0 <= e < n)`
+    /// before each access under `--array-bounds undefined`). Without them (P̂0) the
+    /// guards are `skip` (but those a reused read rests on, [`Cfg::reuse_guards`]): P̂
+    /// then over-approximates the program as if those accesses were under EUREKA's rule
+    /// (reads outside are `u`), and a proof assumes no such access in bounds. They come
+    /// back once a spurious trace is infeasible by a guard.
+    guards: bool,
 }
 
 impl Precision {
@@ -92,6 +99,14 @@ impl Precision {
     /// Give the arrays with a symbolic cell a second ghost; returns whether it is new.
     pub fn add_second_ghost(&mut self) -> bool {
         !std::mem::replace(&mut self.second, true)
+    }
+    /// Keep the bounds guards in P̂; returns whether they were not kept before.
+    pub fn keep_bounds_guards(&mut self) -> bool {
+        !std::mem::replace(&mut self.guards, true)
+    }
+    /// Whether P̂ keeps the bounds guards.
+    pub fn keeps_bounds_guards(&self) -> bool {
+        self.guards
     }
     /// Whether the symbolic cells have a second ghost.
     pub fn has_second_ghost(&self) -> bool {
@@ -166,6 +181,17 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         }
         if let Some(r) = ab.take_inst_read(id, &companions) {
             out.inst_reads.insert(id, r);
+        }
+    }
+    if !precision.guards {
+        // The guards a reused read rests on stay (see `cfg::reuse_reads`).
+        let skipped: Vec<NodeId> = out.bounds_guards.difference(&cfg.reuse_guards).copied().collect();
+        for g in skipped {
+            if let NodeKind::Assume { next, .. } = out.nodes[g].kind {
+                out.nodes[g].kind = NodeKind::Skip { next };
+                out.inst_reads.remove(&g);
+                out.bounds_guards.remove(&g);
+            }
         }
     }
     out

@@ -723,7 +723,8 @@ pub fn assumed_in_bounds(
                 checks >= MAX_OVERFLOW_CHECKS
                     || crate::domain::may_falsify(cond, &r.fact, phat.vars.len())
             }
-            _ => true,
+            // A guard P̂ skipped assumes nothing.
+            _ => false,
         };
         if falsified {
             assumed.insert(r.node);

@@ -162,6 +162,10 @@ pub struct Cfg {
     /// access's index is in range. An execution that fails one accesses an array outside
     /// its bounds, which C leaves undefined: it ends there without a verdict.
     pub bounds_guards: std::collections::BTreeSet<NodeId>,
+    /// The bounds guards of the reads whose value a later read of the same cell reuses
+    /// ([`reuse_reads`]): the reuse is exact only where they hold, so an abstraction
+    /// keeps them even where it skips the other guards.
+    pub reuse_guards: std::collections::BTreeSet<NodeId>,
     /// The nodes that choose the iteration count of an accelerated loop path (see
     /// `crate::accel`), with what the interpreter needs to suggest a count. Empty
     /// without acceleration.

@@ -244,6 +244,15 @@ pub fn reuse_reads(cfg: &mut Cfg) {
     if reused.is_empty() {
         return;
     }
+    // The guard before each guard or node (the chains `instrument_bounds` built).
+    let guard_before: BTreeMap<NodeId, NodeId> = cfg
+        .bounds_guards
+        .iter()
+        .filter_map(|g| match cfg.nodes[*g].kind {
+            NodeKind::Assume { next, .. } => Some((next, *g)),
+            _ => None,
+        })
+        .collect();
     // One temporary per pair and procedure.
     let mut temp: BTreeMap<(crate::ids::ProcId, usize), VarId> = BTreeMap::new();
     let nodes: Vec<NodeId> = cfg.nodes.indices().collect();
@@ -296,6 +305,12 @@ pub fn reuse_reads(cfg: &mut Cfg) {
             cfg.nodes[n].kind = kind;
             continue;
         }
+        // The reuse rests on the hoisted reads being in bounds: their guards stay.
+        let mut g = n;
+        while let Some(prev) = guard_before.get(&g) {
+            cfg.reuse_guards.insert(*prev);
+            g = *prev;
+        }
         // `t1, t2 = a[e1], b[e2]` before the node: the node's id stays at the front (every
         // edge into it stays valid), its statement moves to a new node.
         let moved = cfg.nodes.push(Node {
@@ -305,6 +320,7 @@ pub fn reuse_reads(cfg: &mut Cfg) {
         });
         for set in [
             &mut cfg.bounds_guards,
+            &mut cfg.reuse_guards,
             &mut cfg.bounds_checks,
             &mut cfg.overflow_checks,
         ] {

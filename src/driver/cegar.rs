@@ -370,6 +370,9 @@ impl<'a> Cegar<'a> {
         obs: &mut impl Observer,
     ) -> ControlFlow<Outcome> {
         let _span = tracing::debug_span!("refine").entered();
+        if self.keep_bounds_guards(trace, core) {
+            return Continue(());
+        }
         if self.cfg().has_arrays() && self.refine_cells(trace, core, obs)? {
             return Continue(());
         }
@@ -418,6 +421,25 @@ impl<'a> Cegar<'a> {
             )));
         }
         self.refine_widening(phat, tab, err, trace, core, obs)
+    }
+
+    /// The trace is infeasible by an array access out of bounds, which C leaves undefined
+    /// (a bounds guard in its unsat core) while P̂ skipped the guards: P̂ keeps them from
+    /// now on. Whether it did not before.
+    fn keep_bounds_guards(&mut self, trace: &Trace, core: &[usize]) -> bool {
+        let guards = &self.cfg().bounds_guards;
+        if self.precision.keeps_bounds_guards()
+            || self.progress.refinements >= self.max_refinements
+            || !core
+                .iter()
+                .any(|s| trace.path.get(*s).is_some_and(|n| guards.contains(n)))
+        {
+            return false;
+        }
+        tracing::debug!("refinement: P̂ keeps the bounds guards from now on");
+        self.precision.keep_bounds_guards();
+        self.progress.refinements += 1;
+        true
     }
 
     /// The core's reads got values from partners of other runs, told apart by a variable

@@ -113,6 +113,7 @@ impl<'p> Builder<'p> {
             overflow_checks: b.overflow_checks,
             bounds_checks: Default::default(),
             bounds_guards: Default::default(),
+            reuse_guards: Default::default(),
             accel: Default::default(),
         };
         for node in cfg.nodes.iter() {
