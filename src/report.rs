@@ -752,19 +752,9 @@ pub fn assumed_no_overflow(
     phat: &crate::cfg::Cfg,
     tab: &crate::engine::Tabulation<crate::domain::Fact>,
 ) -> Vec<u32> {
-    use crate::cfg::NodeKind;
     use crate::sema::Expr;
     let exprs = |n: crate::ids::NodeId| -> Vec<&Expr> {
-        match phat.nodes.get(n).map(|node| &node.kind) {
-            Some(NodeKind::Assign { rhs, .. }) => rhs.iter().collect(),
-            Some(NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }) => vec![cond],
-            Some(NodeKind::Call { args, .. }) => args.iter().collect(),
-            Some(NodeKind::ArrayWrite { index, value, .. }) => vec![index, value],
-            Some(NodeKind::ArrayInit {
-                values: Some(vs), ..
-            }) => vs.iter().collect(),
-            _ => Vec::new(),
-        }
+        phat.nodes.get(n).map_or(Vec::new(), |node| node.kind.exprs())
     };
     let has_overflow = |n: crate::ids::NodeId| {
         let mut any = false;

@@ -79,7 +79,7 @@ pub enum SearchResult {
 pub fn dictionary(cfg: &Cfg) -> Vec<BigInt> {
     let mut consts: BTreeSet<BigInt> = BTreeSet::new();
     for n in cfg.nodes.iter() {
-        for e in node_exprs(&n.kind) {
+        for e in n.kind.exprs() {
             e.visit(&mut |x| {
                 if let Expr::Const(c) = x {
                     consts.insert(c.clone());
@@ -107,18 +107,6 @@ pub fn dictionary(cfg: &Cfg) -> Vec<BigInt> {
     v
 }
 
-fn node_exprs(k: &NodeKind) -> Vec<&Expr> {
-    match k {
-        NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
-        NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
-        NodeKind::ArrayInit {
-            values: Some(vs), ..
-        } => vs.iter().collect(),
-        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
-        NodeKind::Call { args, .. } => args.iter().collect(),
-        _ => Vec::new(),
-    }
-}
 
 /// An oracle drawing from the dictionary and from ranges that widen with `round`.
 #[derive(Clone, Debug)]

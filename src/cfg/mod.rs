@@ -95,6 +95,37 @@ pub enum NodeKind {
     Stop,
 }
 
+impl NodeKind {
+    /// The expressions the node evaluates, in evaluation order (an array write: its
+    /// index, then its value).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
+            NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+            NodeKind::ArrayInit {
+                values: Some(vs), ..
+            } => vs.iter().collect(),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            NodeKind::Call { args, .. } => args.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`NodeKind::exprs`], to change them.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            NodeKind::Assign { rhs, .. } => rhs.iter_mut().collect(),
+            NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
+            NodeKind::ArrayInit {
+                values: Some(vs), ..
+            } => vs.iter_mut().collect(),
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
+            NodeKind::Call { args, .. } => args.iter_mut().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// A CFG node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {

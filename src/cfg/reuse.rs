@@ -44,33 +44,6 @@ impl Pairs {
     }
 }
 
-/// The expressions of a node, in evaluation order.
-fn exprs(kind: &NodeKind) -> Vec<&Expr> {
-    match kind {
-        NodeKind::Assign { rhs, .. } => rhs.iter().collect(),
-        NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
-        NodeKind::ArrayInit {
-            values: Some(vs), ..
-        } => vs.iter().collect(),
-        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
-        NodeKind::Call { args, .. } => args.iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn exprs_mut(kind: &mut NodeKind) -> Vec<&mut Expr> {
-    match kind {
-        NodeKind::Assign { rhs, .. } => rhs.iter_mut().collect(),
-        NodeKind::ArrayWrite { index, value, .. } => vec![index, value],
-        NodeKind::ArrayInit {
-            values: Some(vs), ..
-        } => vs.iter_mut().collect(),
-        NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => vec![cond],
-        NodeKind::Call { args, .. } => args.iter_mut().collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Whether an index expression names a cell the same way wherever its variables keep
 /// their values: no reads, no `u`, no calls or nondet values.
 fn plain(e: &Expr) -> bool {
@@ -120,7 +93,7 @@ fn reads(e: &Expr, uncond: bool, out: &mut Vec<(Pair, bool)>) {
 /// The reads of a node with a plain index, numbered: `(pair, unconditional)`.
 fn node_reads(kind: &NodeKind, pairs: &mut Pairs) -> Vec<(usize, bool)> {
     let mut out = Vec::new();
-    for e in exprs(kind) {
+    for e in kind.exprs() {
         reads(e, true, &mut out);
     }
     out.into_iter().map(|(p, u)| (pairs.id(p), u)).collect()
@@ -298,7 +271,7 @@ pub fn reuse_reads(cfg: &mut Cfg) {
             temps.insert(pairs.list[p].clone(), t);
         }
         let mut kind = cfg.nodes[n].kind.clone();
-        exprs_mut(&mut kind)
+        kind.exprs_mut()
             .into_iter()
             .for_each(|e| replace(e, &temps));
         if hoist.is_empty() {
