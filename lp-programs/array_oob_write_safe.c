@@ -1,5 +1,8 @@
 // expect: safe
-// why: writes at indices 2, -1 and 10 are out of range for int a[2] and change nothing
+// why: a[2] = 5 is out of bounds for int a[2] in every execution (undefined in C); under nondet the writes at 2, -1 and 10 change nothing
+// expect-bounds-nondet: safe
+// expect-bounds-error: bounds
+// assumes-in-bounds: 9
 void main() {
   int a[2] = {0, 0};
   int i;

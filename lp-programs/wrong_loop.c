@@ -1,6 +1,6 @@
 // expect: unsafe
-// why: the fill loop runs i = 1..5 instead of 0..4: a[0] keeps its initial 0 (a[5] is out of range)
-int a[5];
+// why: the fill loop runs i = 1..5 instead of 0..4: a[0] keeps its initial 0
+int a[6];
 
 void main() {
   int i, k;

@@ -196,6 +196,20 @@ fn replace(e: &mut Expr, temps: &std::collections::HashMap<Pair, VarId>) {
 /// documentation). Only for programs whose accesses are in bounds on every execution
 /// that goes on (bounds guards or checks in place).
 pub fn reuse_reads(cfg: &mut Cfg) {
+    // Arrays whose contents the engines know exactly (set only by an initialiser list, or
+    // zeroed globals never written) need no reuse: a read there is a known constant at
+    // a known index. (Their reuse also made cvc5 give up on long traces: "write-chains
+    // connecting two different constant arrays".)
+    let unknown: BTreeSet<ArrayId> = cfg
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            NodeKind::ArrayWrite { array, .. } | NodeKind::ArrayInit { array, values: None, .. } => {
+                Some(*array)
+            }
+            _ => None,
+        })
+        .collect();
     let mut pairs = Pairs::default();
     let avail = available(cfg, &mut pairs);
     // The pairs read where they are available (or twice in one node, the first time
@@ -206,7 +220,8 @@ pub fn reuse_reads(cfg: &mut Cfg) {
         let here = avail.get(&n);
         let mut seen: BTreeSet<usize> = BTreeSet::new();
         for (p, uncond) in rs {
-            if here.is_some_and(|a| a.contains(&p)) || seen.contains(&p) {
+            let again = here.is_some_and(|a| a.contains(&p)) || seen.contains(&p);
+            if again && unknown.contains(&pairs.list[p].0) {
                 reused.insert(p);
             }
             if uncond {
