@@ -185,7 +185,11 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     }
     if !precision.guards {
         // The guards a reused read rests on stay (see `cfg::reuse_reads`).
-        let skipped: Vec<NodeId> = out.bounds_guards.difference(&cfg.reuse_guards).copied().collect();
+        let skipped: Vec<NodeId> = out
+            .bounds_guards
+            .difference(&cfg.reuse_guards)
+            .copied()
+            .collect();
         for g in skipped {
             if let NodeKind::Assume { next, .. } = out.nodes[g].kind {
                 out.nodes[g].kind = NodeKind::Skip { next };

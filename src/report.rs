@@ -133,7 +133,8 @@ impl Proof {
             } else {
                 ("s", "them")
             };
-            (!lines.is_empty()).then(|| format!("assuming {what} at line{s} {list}; `{flag}` checks {them}"))
+            (!lines.is_empty())
+                .then(|| format!("assuming {what} at line{s} {list}; `{flag}` checks {them}"))
         };
         let parts: Vec<String> = [
             phrase(
@@ -669,11 +670,11 @@ fn counterexample_run(
             .path
             .last()
             .is_some_and(|n| cfg.overflow_checks.contains(n)),
-        out_of_bounds_line: run.out_of_bounds.and_then(|k| t.path.get(k)).map(|n| line(*n)),
-        bounds_error: t
-            .path
-            .last()
-            .is_some_and(|n| cfg.bounds_checks.contains(n)),
+        out_of_bounds_line: run
+            .out_of_bounds
+            .and_then(|k| t.path.get(k))
+            .map(|n| line(*n)),
+        bounds_error: t.path.last().is_some_and(|n| cfg.bounds_checks.contains(n)),
         error_line: t.path.last().map(|n| line(*n)).unwrap_or(0),
         checks_retested: false,
         jumped_loops: false,
@@ -754,7 +755,9 @@ pub fn assumed_no_overflow(
 ) -> Vec<u32> {
     use crate::sema::Expr;
     let exprs = |n: crate::ids::NodeId| -> Vec<&Expr> {
-        phat.nodes.get(n).map_or(Vec::new(), |node| node.kind.exprs())
+        phat.nodes
+            .get(n)
+            .map_or(Vec::new(), |node| node.kind.exprs())
     };
     let has_overflow = |n: crate::ids::NodeId| {
         let mut any = false;

@@ -107,7 +107,6 @@ pub fn dictionary(cfg: &Cfg) -> Vec<BigInt> {
     v
 }
 
-
 /// An oracle drawing from the dictionary and from ranges that widen with `round`.
 #[derive(Clone, Debug)]
 struct GuidedOracle<'a> {

@@ -174,9 +174,7 @@ pub(crate) fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
 /// Whether `index` is a constant inside a constant size (no check needed).
 fn statically_in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> bool {
     match (&cfg.arrays[a].size, index) {
-        (ArraySize::Const(n), Expr::Const(i)) => {
-            *i >= BigInt::from(0) && *i < BigInt::from(*n)
-        }
+        (ArraySize::Const(n), Expr::Const(i)) => *i >= BigInt::from(0) && *i < BigInt::from(*n),
         _ => false,
     }
 }

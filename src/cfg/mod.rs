@@ -4,21 +4,21 @@
 //! side-effect free: calls and ranged nondet values were hoisted into temporaries.
 
 mod bounds;
-mod errors;
-mod reuse;
 mod build;
 mod dot;
+mod errors;
 mod loops;
+mod reuse;
 
 use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
 use crate::sema::{ArrayInfo, Expr, Program, VarInfo};
 
+pub(crate) use bounds::in_range;
 pub use bounds::{instrument_bounds, ArrayBounds};
+pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 pub use errors::keep_errors;
 pub use reuse::reuse_reads;
-pub(crate) use bounds::in_range;
-pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 
 /// The assertion-failure node; reaching it means the program is unsafe.
 pub const ERROR_NODE: NodeId = NodeId(0);

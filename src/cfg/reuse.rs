@@ -204,9 +204,12 @@ pub fn reuse_reads(cfg: &mut Cfg) {
         .nodes
         .iter()
         .filter_map(|n| match &n.kind {
-            NodeKind::ArrayWrite { array, .. } | NodeKind::ArrayInit { array, values: None, .. } => {
-                Some(*array)
-            }
+            NodeKind::ArrayWrite { array, .. }
+            | NodeKind::ArrayInit {
+                array,
+                values: None,
+                ..
+            } => Some(*array),
             _ => None,
         })
         .collect();

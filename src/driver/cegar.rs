@@ -19,7 +19,9 @@ use crate::refine::{
     add_cells, add_new, add_symbolic, ghost_splits, refine, refine_widening, stale_partner_vars,
     var_keys, Learnt, Refinement, MAX_DELAY, MAX_PARTNER_PATHS,
 };
-use crate::report::{assumed_in_bounds, assumed_no_overflow, tested_counterexample, Engine, GiveUp, Outcome, Proof};
+use crate::report::{
+    assumed_in_bounds, assumed_no_overflow, tested_counterexample, Engine, GiveUp, Outcome, Proof,
+};
 use crate::smt::Solvers;
 use crate::trace::{check_with, replay, Feasibility, Jumped, Trace};
 use std::collections::{BTreeMap, BTreeSet};

@@ -23,9 +23,9 @@ use crate::syntax::{self, ast};
 use std::path::Path;
 
 pub use crate::cfg::ArrayBounds;
-pub use property::Property;
 pub use crate::sema::{DataModel, IntModel, SignedOverflow};
 pub use cpp::Preprocessor;
+pub use property::Property;
 
 /// How to load a program.
 #[derive(Clone, Debug, Default)]

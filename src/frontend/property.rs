@@ -79,7 +79,10 @@ impl Property {
     /// The property a `.prp` file names: by its file name (`no-overflow.prp`), else by
     /// its text ([`Property::from_prp_text`]).
     pub fn of_file(path: &Path) -> Property {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         match Property::from_name(stem) {
             Property::Other(_) => std::fs::read_to_string(path)
                 .ok()

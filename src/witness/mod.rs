@@ -106,7 +106,10 @@ fn metadata(loaded: &Loaded, task: &WitnessTask) -> Result<Yaml, String> {
             map(vec![
                 ("input_files", Yaml::Array(vec![s(&name)])),
                 ("input_file_hashes", Yaml::Hash(hashes)),
-                ("specification", s(&loaded.semantics.property.specification())),
+                (
+                    "specification",
+                    s(&loaded.semantics.property.specification()),
+                ),
                 ("data_model", s(loaded.semantics.data_model.as_str())),
                 ("language", s("C")),
             ]),
