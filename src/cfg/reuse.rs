@@ -219,6 +219,9 @@ pub fn reuse_reads(cfg: &mut Cfg) {
     // unconditionally).
     let mut reused: BTreeSet<usize> = BTreeSet::new();
     for n in cfg.nodes.indices() {
+        if matches!(cfg.nodes[n].kind, NodeKind::ArrayWrite { .. }) {
+            continue;
+        }
         let rs = node_reads(&cfg.nodes[n].kind, &mut pairs);
         let here = avail.get(&n);
         let mut seen: BTreeSet<usize> = BTreeSet::new();
@@ -251,6 +254,12 @@ pub fn reuse_reads(cfg: &mut Cfg) {
         let Some(proc) = cfg.nodes[n].proc else {
             continue;
         };
+        // A write keeps its own reads: the abstraction relates the written cell to the
+        // cell read in the same statement (a copy `b[m] = a[i]`), and loses proofs when
+        // the value comes through a temporary.
+        if matches!(cfg.nodes[n].kind, NodeKind::ArrayWrite { .. }) {
+            continue;
+        }
         let rs = node_reads(&cfg.nodes[n].kind, &mut pairs);
         let here = avail.get(&n).cloned().unwrap_or_default();
         let mut hoist: Vec<usize> = Vec::new();
