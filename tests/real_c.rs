@@ -133,9 +133,18 @@ fn task_files() {
     let (code, out, _) = check(&wrong);
     assert_eq!(code, Some(10));
     assert!(out.contains("MISMATCH"), "{out}");
-    let (code, _, err) = check(&other);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("unreach-call"), "{err}");
+    // A task with only no-overflow is checked for that property (p.c has no arithmetic).
+    let (code, out, _) = check(&other);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("property: no-overflow") && out.contains("MATCH"),
+        "{out}"
+    );
+    // A property lpmc does not check is UNKNOWN, naming it.
+    let termination = task("termination.yml", "true", "termination");
+    let (code, out, _) = check(&termination);
+    assert_eq!(code, Some(20), "{out}");
+    assert!(out.contains("termination"), "{out}");
     assert!(matches!(
         Task::read(&other).and_then(|t| t.unreach_call().map(|_| ())),
         Err(TaskError::NoUnreachCall { .. })
