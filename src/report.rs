@@ -713,20 +713,20 @@ pub fn assumed_in_bounds(
 ) -> Vec<u32> {
     use crate::cfg::NodeKind;
     let mut assumed = std::collections::BTreeSet::new();
-    for (checks, r) in tab.facts.iter().enumerate() {
+    let mut checks = 0;
+    for r in &tab.facts {
         if !phat.bounds_guards.contains(&r.node) || assumed.contains(&r.node) {
             continue;
         }
-        let falsified = match &phat.nodes[r.node].kind {
-            NodeKind::Assume { cond, .. } => {
-                // Past the budget, every guard a fact reaches counts as assumed (a sound
-                // over-approximation).
-                checks >= MAX_OVERFLOW_CHECKS
-                    || crate::domain::may_falsify(cond, &r.fact, phat.vars.len())
-            }
-            // A guard P̂ skipped assumes nothing.
-            _ => false,
+        // P̂ keeps in `bounds_guards` only the guards it did not skip: all `assume`s.
+        let NodeKind::Assume { cond, .. } = &phat.nodes[r.node].kind else {
+            continue;
         };
+        // Past the budget, every guard a fact reaches counts as assumed (a sound
+        // over-approximation).
+        checks += 1;
+        let falsified = checks > MAX_OVERFLOW_CHECKS
+            || crate::domain::may_falsify(cond, &r.fact, phat.vars.len());
         if falsified {
             assumed.insert(r.node);
         }
