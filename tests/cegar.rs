@@ -18,15 +18,28 @@ fn check_src(src: &str, opts: &CheckOptions) -> Report {
 
 /// Program `p` checked by the CEGAR engine alone (60 s), or `None` if its header says it
 /// is open (lpmc cannot decide it yet): then it is checked for 5 s and must not be UNSAFE
-/// (its expectation is SAFE).
+/// (its expectation is SAFE). A program whose header says it is slow (decided, but in
+/// tens of seconds: a benchmark, `cargo bench --bench slow_tail`) is checked only with
+/// `LPMC_SLOW=1`, without a time limit; else `None`, with one printed line.
 fn check_unless_open(p: &std::path::Path) -> Option<Report> {
     let name = p.file_name().unwrap().to_string_lossy().to_string();
     let open = common::header(p, "open").is_some();
+    let slow = common::header(p, "slow");
+    if let Some(why) = &slow {
+        if std::env::var_os("LPMC_SLOW").is_none() {
+            println!("skipping {name} (slow: {why}); LPMC_SLOW=1 checks it");
+            return None;
+        }
+    }
     let src = std::fs::read_to_string(p).expect("program");
     let loaded = lpmc::load(SourceFile::new(&name, &src))
         .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
     let opts = CheckOptions {
-        timeout_s: Some(if open { 5.0 } else { 60.0 }),
+        timeout_s: match (open, &slow) {
+            (true, _) => Some(5.0),
+            (false, Some(_)) => None,
+            (false, None) => Some(60.0),
+        },
         ..Default::default()
     };
     let r = lpmc::check(&loaded, &opts);
