@@ -23,12 +23,6 @@ pub trait Lattice {
     fn join(&mut self, other: &Self, ctx: &mut Self::Ctx) -> bool;
 }
 
-/// Units of counted work ([`crate::limits::add_work`]) an entailment check by the SMT
-/// solver costs, per call and per constraint asserted: about a solver call's time (a
-/// millisecond for a few dozen constraints) at the median rate of the other counters.
-const SMT_CALL_WORK: u64 = 500;
-const SMT_CONSTRAINT_WORK: u64 = 20;
-
 /// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
 /// The exact (SMT) part needs a solver factory; without one ([`Entailment::default`])
 /// only the cheap sufficient test runs, which is sound but incomplete.
@@ -96,14 +90,6 @@ impl Entailment {
             return false;
         }
         self.smt_calls += 1;
-        // A solver call is work the arithmetic counters do not see: counted by the size
-        // of the query (a fixed cost per call, and per constraint asserted), so that
-        // budgets of counted work bound it too.
-        let size: usize = std::iter::once(f)
-            .chain(relevant.iter().copied())
-            .map(|c| c.constraints().len())
-            .sum();
-        crate::limits::add_work(SMT_CALL_WORK + SMT_CONSTRAINT_WORK * size as u64);
         match self.smt_leq(f, &relevant) {
             Ok(Some(b)) => b,
             _ => {
