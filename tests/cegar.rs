@@ -638,7 +638,9 @@ fn a_check_of_every_cell_below_a_bound_set_by_an_earlier_loop_is_proved() {
         }
         decided += 1;
     }
-    assert!(decided >= 7, "only {decided} programs in {}", dir.display());
+    // Of the eight, one is open and two take tens of seconds (`// slow:`, checked with
+    // LPMC_SLOW=1): the rest are decided here.
+    assert!(decided >= 5, "only {decided} programs in {}", dir.display());
 }
 
 /// The partitioning programs with one array global (zero-initialised instead of
