@@ -10,6 +10,10 @@
 //! wall time of `SLOW_TAIL_RUNS` runs (default 3), the CPU time and the refinements.
 //! `SLOW_TAIL_FILTER=text` keeps the programs whose path contains `text`.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{bench_dir, header, lp_dir, sources};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -37,43 +41,10 @@ struct Case {
     engine: &'static str,
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The value of a `// key:` header line among the first lines of a program.
-fn header(path: &Path, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let prefix = format!("// {key}:");
-    text.lines()
-        .take(5)
-        .find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
-}
-
-fn programs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            programs(&p, out);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("lp" | "c" | "i")
-        ) {
-            out.push(p);
-        }
-    }
-}
-
 fn cases() -> Vec<Case> {
-    let lp = root().join("lp-programs");
-    let mut all = Vec::new();
-    programs(&lp, &mut all);
+    let lp = lp_dir();
     // The slow ones are checked by the CEGAR engine in the tests (tests/cegar.rs).
-    let mut cases: Vec<Case> = all
+    let mut cases: Vec<Case> = sources(&lp)
         .into_iter()
         .filter(|p| header(p, "slow").is_some())
         .map(|path| Case {
@@ -85,19 +56,14 @@ fn cases() -> Vec<Case> {
         path: lp.join("forall/array_init.lp"),
         engine: "cegar",
     });
-    let shared = std::env::var_os("LPMC_BENCHMARKS")
-        .map(|b| PathBuf::from(b).join(".."))
-        .unwrap_or_else(|| root().join("../shared"));
-    if shared.join("benchmarks").is_dir() {
-        cases.extend(SHARED.iter().map(|t| Case {
+    match bench_dir().and_then(|b| b.parent().map(Path::to_path_buf)) {
+        Some(shared) => cases.extend(SHARED.iter().map(|t| Case {
             path: shared.join(t),
             engine: "all",
-        }));
-    } else {
-        println!(
-            "slow_tail: {} is missing: the shared tasks are skipped",
-            shared.display()
-        );
+        })),
+        None => {
+            println!("slow_tail: ../shared/benchmarks is missing: the shared tasks are skipped")
+        }
     }
     cases
 }
@@ -186,7 +152,7 @@ fn main() {
             verdicts.join("/")
         };
         let short = name
-            .strip_prefix(&format!("{}/", root().display()))
+            .strip_prefix(&format!("{}/", env!("CARGO_MANIFEST_DIR")))
             .unwrap_or(&name)
             .to_string();
         println!(
