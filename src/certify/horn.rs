@@ -9,9 +9,12 @@
 //!   an entry predicate (globals and formals) and a summary (entry values, then the
 //!   globals at its exit), and an auxiliary `p_call(g, entry, exit)` that holds when `g`
 //!   is false or the summary holds: a region assumes a call's summary only where the call
-//!   is reached, and this keeps that assumption a Horn atom.
-//! - One clause per obligation of a region: the region's start predicate (none at
-//!   `main`'s entry), the summaries of its calls, its encoding and the condition of the
+//!   is reached, and this keeps that assumption a Horn atom. An obligation assumes the
+//!   summaries of the calls met before it only: the clause of a call's entry predicate
+//!   does not rest on that call's own return.
+//! - `main`'s entry is a predicate too (globals and formals), whose fact is any state,
+//!   with the ghosts in their range.
+//! - One clause per obligation of a region: the region's start predicate, the summaries of its calls, its encoding and the condition of the
 //!   obligation's node, implying the next cut point's predicate, the summary, a callee's
 //!   entry predicate, or `false` where an error location is reached (a query).
 //! - The clauses' least model is the set of states the program reaches at its cut
@@ -67,6 +70,10 @@ pub fn horn_clauses(cfg: &Cfg, file: &SourceFile, header: &[String]) -> Result<H
         queries: 0,
         calls: BTreeSet::new(),
     };
+    w.main_fact().map_err(|e| match e {
+        EncError::Smt(e) => format!("cannot encode main's entry: {e}"),
+        EncError::Reach(why) => why,
+    })?;
     for s in &regions.starts {
         // A procedure that is never called (nor `main`) reaches nothing.
         if s.proc != cfg.main && !regions.plan.summarized.contains(&s.proc) {
@@ -226,6 +233,10 @@ impl Writer<'_> {
         let cfg = self.cfg;
         let proc_name = |p: ProcId| cfg.procs[p].name.clone();
         let (base, doc) = match key {
+            Key::Entry(p) if p == cfg.main => (
+                format!("{}_entry", proc_name(p)),
+                "the states in which main starts".to_string(),
+            ),
             Key::Entry(p) => (
                 format!("{}_entry", proc_name(p)),
                 format!("the states in which {} is called", proc_name(p)),
@@ -309,6 +320,39 @@ impl Writer<'_> {
         Ok(out)
     }
 
+    /// The fact of `main`'s entry: any state (of the variables' types), the ghosts anywhere
+    /// in their range, in increasing order.
+    fn main_fact(&mut self) -> R<()> {
+        let cfg = self.cfg;
+        let mut rec = Recorder::new();
+        let mut enc = Enc::new(cfg, &mut rec);
+        let st = enc.arbitrary_state(cfg.main)?;
+        let ghosts = cfg.ghosts();
+        let mut ks = Vec::new();
+        for g in &ghosts {
+            ks.push(
+                st.var(cfg, *g)
+                    .cloned()
+                    .ok_or_else(|| EncError::Reach("the state lacks a ghost's value".into()))?,
+            );
+        }
+        let bounds: Vec<Option<u64>> = ghosts
+            .iter()
+            .map(|g| match cfg.vars[*g].kind {
+                VarKind::Ghost { bound } => bound,
+                _ => None,
+            })
+            .collect();
+        drop(enc);
+        let args = self.values(&self.entry_slots(cfg.main), &st, &st)?;
+        let mut constraint = rec.assertions().to_vec();
+        constraint.push(ghost_range(&bounds, &ks));
+        let head = (Key::Entry(cfg.main), args);
+        let text = self.clause(&rec, &[], &constraint, Some(&head), "main starts in any state");
+        self.clauses.push(text);
+        Ok(())
+    }
+
     /// The clauses of the region from `s`.
     fn region(&mut self, s: &Start) -> R<()> {
         let cfg = self.cfg;
@@ -325,22 +369,8 @@ impl Writer<'_> {
         let mut extra: Vec<Term> = Vec::new();
         let from = match s.kind {
             StartKind::Main => {
-                // The ghosts start anywhere in their range, in increasing order.
-                let ghosts = cfg.ghosts();
-                let mut ks = Vec::new();
-                for g in &ghosts {
-                    ks.push(cur.var(cfg, *g).cloned().ok_or_else(|| {
-                        EncError::Reach("the state lacks a ghost's value".into())
-                    })?);
-                }
-                let bounds: Vec<Option<u64>> = ghosts
-                    .iter()
-                    .map(|g| match cfg.vars[*g].kind {
-                        VarKind::Ghost { bound } => bound,
-                        _ => None,
-                    })
-                    .collect();
-                extra.push(ghost_range(&bounds, &ks));
+                let args = self.values(&self.entry_slots(p), &cur, &cur)?;
+                atoms.push((Key::Entry(p), args));
                 "the entry of main".to_string()
             }
             StartKind::Entry => {
@@ -365,14 +395,15 @@ impl Writer<'_> {
         };
         let Region { obligations, uses } =
             enc.region(&self.regions.plan, p, s.node, cur.clone())?;
+        let mut calls: Vec<Atom> = Vec::new();
         for u in &uses {
             let mut args = vec![u.guard.clone()];
             args.extend(self.values(&self.entry_slots(u.callee), &u.entry, &u.entry)?);
             args.extend(self.values(&self.global_slots(false), &u.exit, &u.exit)?);
-            atoms.push((Key::Call(u.callee), args));
+            calls.push((Key::Call(u.callee), args));
             self.calls.insert(u.callee);
         }
-        let mut heads: Vec<(Term, Option<Atom>, String)> = Vec::new();
+        let mut heads: Vec<(Term, usize, Option<Atom>, String)> = Vec::new();
         for o in obligations {
             let (head, what) = match &o.goal {
                 Goal::Error { from } => (
@@ -409,10 +440,13 @@ impl Writer<'_> {
                 // No claims where control passes a node.
                 Goal::Passing { .. } => continue,
             };
-            heads.push((o.guard, head, what));
+            heads.push((o.guard, o.uses, head, what));
         }
         drop(enc);
-        for (guard, head, what) in heads {
+        for (guard, before, head, what) in heads {
+            // The summaries of the calls met before the obligation only.
+            let mut atoms = atoms.clone();
+            atoms.extend(calls[..before].iter().cloned());
             let mut constraint: Vec<Term> = rec.assertions().to_vec();
             constraint.extend(extra.iter().cloned());
             constraint.push(guard);
@@ -464,16 +498,36 @@ impl Writer<'_> {
         comment: &str,
     ) -> String {
         let names = symbol_names(rec);
-        let name = |s: SymId| names[s.0 as usize].clone();
+        // A definition `s = x` of a symbol by another symbol or a literal is left out, and
+        // `s` written as `x` (the same clause, with fewer variables).
+        let mut alias: BTreeMap<SymId, Term> = BTreeMap::new();
+        let mut kept: Vec<&Term> = Vec::new();
+        for c in constraint {
+            if let Term::Eq(a, b) = c {
+                if let Term::Sym(s) = **a {
+                    let b = resolve(&unit_free(b), &alias);
+                    let simple = matches!(b, Term::Sym(_) | Term::Int(_) | Term::Bool(_));
+                    if simple && b != Term::Sym(s) && !alias.contains_key(&s) {
+                        alias.insert(s, b);
+                        continue;
+                    }
+                }
+            }
+            kept.push(c);
+        }
+        let name = |s: SymId| match resolve(&Term::Sym(s), &alias) {
+            Term::Sym(x) => names[x.0 as usize].clone(),
+            lit => smtlib(&lit, &|_| unreachable!("a literal has no symbol")),
+        };
         let mut used: BTreeSet<SymId> = BTreeSet::new();
         let mut collect = |t: &Term| {
             t.visit(&mut |x| {
-                if let Term::Sym(s) = x {
-                    used.insert(*s);
+                if let Some(s) = resolve_sym(x, &alias) {
+                    used.insert(s);
                 }
             })
         };
-        constraint.iter().for_each(&mut collect);
+        kept.iter().for_each(|t| collect(t));
         let mut extra_vars: Vec<(String, Sort)> = Vec::new();
         let mut eqs: Vec<String> = Vec::new();
         let mut app = |w: &mut Self, atom: &Atom, used: &mut BTreeSet<SymId>| -> String {
@@ -483,19 +537,20 @@ impl Writer<'_> {
             let mut mine: BTreeSet<SymId> = BTreeSet::new();
             let mut words = vec![pname];
             for (t, sort) in args.iter().zip(sorts) {
+                let t = resolve(t, &alias);
                 match t {
-                    Term::Sym(s) if mine.insert(*s) => {
-                        used.insert(*s);
-                        words.push(name(*s));
+                    Term::Sym(s) if mine.insert(s) => {
+                        used.insert(s);
+                        words.push(name(s));
                     }
                     _ => {
                         t.visit(&mut |x| {
-                            if let Term::Sym(s) = x {
-                                used.insert(*s);
+                            if let Some(s) = resolve_sym(x, &alias) {
+                                used.insert(s);
                             }
                         });
                         let v = format!("arg!{}", extra_vars.len());
-                        eqs.push(format!("(= {v} {})", smtlib(t, &name)));
+                        eqs.push(format!("(= {v} {})", smtlib(&t, &name)));
                         extra_vars.push((v.clone(), sort));
                         words.push(v);
                     }
@@ -510,8 +565,7 @@ impl Writer<'_> {
         };
         body.extend(eqs);
         body.extend(
-            constraint
-                .iter()
+            kept.iter()
                 .map(|t| smtlib(t, &name))
                 .filter(|t| t != "true"),
         );
@@ -532,6 +586,54 @@ impl Writer<'_> {
             "; {comment}\n(assert (forall ({})\n  (=> {body}\n      {head_text})))\n\n",
             decls(&vars)
         )
+    }
+}
+
+/// `t` without the units of its outer `and`s and `or`s, and a connective of one operand
+/// as that operand (`(and g true)` is `g`).
+fn unit_free(t: &Term) -> Term {
+    let (ts, unit) = match t {
+        Term::And(ts) => (ts, true),
+        Term::Or(ts) => (ts, false),
+        _ => return t.clone(),
+    };
+    let mut rest = Vec::new();
+    for x in ts {
+        match unit_free(x) {
+            Term::Bool(b) if b == unit => {}
+            Term::Bool(b) => return Term::Bool(b),
+            x => rest.push(x),
+        }
+    }
+    match rest.len() {
+        0 => Term::Bool(unit),
+        1 => rest.pop().expect("one operand"),
+        _ if unit => Term::And(rest),
+        _ => Term::Or(rest),
+    }
+}
+
+/// `t`, or where `t` is a symbol with an alias, the end of its chain of aliases.
+fn resolve(t: &Term, alias: &BTreeMap<SymId, Term>) -> Term {
+    let mut t = t;
+    while let Term::Sym(s) = t {
+        match alias.get(s) {
+            Some(x) => t = x,
+            None => break,
+        }
+    }
+    t.clone()
+}
+
+/// The symbol a symbol `t` stands for (none for another term, or a symbol whose alias is
+/// a literal).
+fn resolve_sym(t: &Term, alias: &BTreeMap<SymId, Term>) -> Option<SymId> {
+    match t {
+        Term::Sym(_) => match resolve(t, alias) {
+            Term::Sym(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
