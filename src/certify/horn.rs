@@ -55,7 +55,11 @@ pub struct HornClauses {
 /// Write the clauses of `cfg` (of `file`), under a header comment of `header`'s lines.
 /// An error says why the program could not be written (a region too large, `main`
 /// called by the program).
-pub fn horn_clauses(cfg: &Cfg, file: &SourceFile, header: &[String]) -> Result<HornClauses, String> {
+pub fn horn_clauses(
+    cfg: &Cfg,
+    file: &SourceFile,
+    header: &[String],
+) -> Result<HornClauses, String> {
     let mut cuts = loop_heads(cfg);
     cuts.extend(cfg.inst_reads.keys().copied());
     let regions = regions(cfg, cuts, BTreeSet::new())?;
@@ -95,7 +99,12 @@ pub fn horn_clauses(cfg: &Cfg, file: &SourceFile, header: &[String]) -> Result<H
     for pred in w.preds.values() {
         let _ = writeln!(text, "; {}", pred.doc);
         let sorts: Vec<String> = pred.params.iter().map(|(_, s)| s.to_string()).collect();
-        let _ = writeln!(text, "(declare-fun {} ({}) Bool)", pred.name, sorts.join(" "));
+        let _ = writeln!(
+            text,
+            "(declare-fun {} ({}) Bool)",
+            pred.name,
+            sorts.join(" ")
+        );
     }
     text.push('\n');
     for c in &w.clauses {
@@ -175,7 +184,9 @@ impl Writer<'_> {
         let cfg = self.cfg;
         let vars = cfg.globals.iter().map(|v| Place::Var(*v));
         let arrays = cfg.global_arrays.iter().map(|a| Place::Arr(*a));
-        vars.chain(arrays).map(|what| Slot { entry, what }).collect()
+        vars.chain(arrays)
+            .map(|what| Slot { entry, what })
+            .collect()
     }
 
     /// What a procedure's entry fixes: the globals and global arrays, and its formals.
@@ -208,7 +219,9 @@ impl Writer<'_> {
         match key {
             Key::Entry(p) => self.entry_slots(p),
             Key::Cut(n) => {
-                let p = self.cfg.nodes[n].proc.expect("a cut point is in a procedure");
+                let p = self.cfg.nodes[n]
+                    .proc
+                    .expect("a cut point is in a procedure");
                 let mut out = if self.summarized(p) {
                     self.entry_slots(p)
                 } else {
@@ -348,7 +361,13 @@ impl Writer<'_> {
         let mut constraint = rec.assertions().to_vec();
         constraint.push(ghost_range(&bounds, &ks));
         let head = (Key::Entry(cfg.main), args);
-        let text = self.clause(&rec, &[], &constraint, Some(&head), "main starts in any state");
+        let text = self.clause(
+            &rec,
+            &[],
+            &constraint,
+            Some(&head),
+            "main starts in any state",
+        );
         self.clauses.push(text);
         Ok(())
     }

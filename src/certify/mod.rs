@@ -360,7 +360,12 @@ fn run(
                 format!("the entry of {}", cfg.procs[s.proc].name),
             ),
             StartKind::Cut => (
-                Some(claims.loop_heads.get(&s.node).map_or(none, |v| v.as_slice())),
+                Some(
+                    claims
+                        .loop_heads
+                        .get(&s.node)
+                        .map_or(none, |v| v.as_slice()),
+                ),
                 format!("the loop at line {}", line(s.node)),
             ),
         };

@@ -218,7 +218,7 @@ impl Enc<'_> {
                     if plan.summarized.contains(proc) {
                         let (entry, post) = self.summarized_call(&st, *proc, vals)?;
                         out.obligations.push(Obligation {
-                    uses: out.uses.len(),
+                            uses: out.uses.len(),
                             guard: g.clone(),
                             goal: Goal::Entry {
                                 callee: *proc,
@@ -251,7 +251,7 @@ impl Enc<'_> {
                     }
                     None if base == cfg.main => {}
                     None => out.obligations.push(Obligation {
-                    uses: out.uses.len(),
+                        uses: out.uses.len(),
                         guard: g,
                         goal: Goal::Summary { state: st },
                     }),
@@ -262,13 +262,13 @@ impl Enc<'_> {
                         let guard = Term::and([g.clone(), cond]);
                         if s == ERROR_NODE {
                             out.obligations.push(Obligation {
-                    uses: out.uses.len(),
+                                uses: out.uses.len(),
                                 guard,
                                 goal: Goal::Error { from: n },
                             });
                         } else if inst.ctx.is_empty() && plan.cuts.contains(&s) {
                             out.obligations.push(Obligation {
-                    uses: out.uses.len(),
+                                uses: out.uses.len(),
                                 guard,
                                 goal: Goal::Cut {
                                     head: s,

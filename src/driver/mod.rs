@@ -143,7 +143,10 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
 
 /// [`check`], with the last abstraction P̂k the loop built (`None` if it built none):
 /// after a SAFE answer, the abstraction proved safe.
-pub(crate) fn check_with_abstraction(loaded: &Loaded, opts: &CheckOptions) -> (Report, Option<Cfg>) {
+pub(crate) fn check_with_abstraction(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+) -> (Report, Option<Cfg>) {
     let (report, last) = guarded(loaded, opts, |l, o, d| {
         let (r, last) = check_observed(l, o, d, LastAbstraction::default());
         (r, last.0)
