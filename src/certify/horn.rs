@@ -702,7 +702,9 @@ fn slot_name(cfg: &Cfg, s: &Slot) -> String {
 /// arrays' cells at the ghost and every cell's entry value fresh. Where the read is out of
 /// range the partner is the state itself (the read is `u` there). With two ghosts
 /// `k1 < k2` the partner keeps the ghost on the far side: `(i, k2)` for `i < k1`, `(k1, i)`
-/// for `i > k1`, `i ≠ k2`; at `i == k1` (or `k2`) the value read is the state's own cell.
+/// for `i > k1`, `i ≠ k2`; at `i == k1` (or `k2`) the value read is the state's own cell;
+/// with a companion read `t = b[c]` in range at `c ≠ i`, the partner is at the pair of
+/// `i` and `c` instead, `b`'s cell at `c` bound to `t` (as the engine's rule).
 /// Returns the partner's arguments and the constraints beside it.
 fn partner(
     enc: &mut Enc,
@@ -730,48 +732,100 @@ fn partner(
         temp.insert(*cell, own(*t)?);
     }
     let mut cs = Vec::new();
-    // Per ghost: when the partner moves it to `i`, and its cells (with the read cells'
-    // temporaries).
-    let mut moves: Vec<(VarId, Term, BTreeMap<VarId, Option<Term>>)> = Vec::new();
+    // The cases of the partner, exclusive: when it holds, and the ghosts it moves (to
+    // an index) with their cells (to a value read, or fresh).
+    let mut cases: Vec<(Term, BTreeMap<VarId, Option<Term>>)> = Vec::new();
+    // A ghost moved to `at`, with the cells at it bound by `binds` (the others fresh).
+    let slot = |ghost: VarId, cells: &[VarId], at: &Term, binds: &BTreeMap<VarId, Term>| {
+        let mut m: BTreeMap<VarId, Option<Term>> = BTreeMap::new();
+        m.insert(ghost, Some(at.clone()));
+        for c in cells {
+            m.insert(*c, binds.get(c).cloned());
+        }
+        m
+    };
     match &read.second {
         None => {
-            let mut cells: BTreeMap<VarId, Option<Term>> = BTreeMap::new();
-            for c in &read.others {
-                cells.insert(*c, None);
-            }
-            for (c, t) in &temp {
-                cells.insert(*c, Some(t.clone()));
-            }
-            moves.push((read.ghost, inr.clone(), cells));
+            let cells: Vec<VarId> = read.others.iter().chain(temp.keys()).copied().collect();
+            cases.push((inr.clone(), slot(read.ghost, &cells, &i, &temp)));
         }
         Some(sg) => {
             let (k1, k2) = (own(read.ghost)?, own(sg.ghost)?);
-            let lo = Term::and([inr.clone(), Term::lt(i.clone(), k1.clone())]);
-            let hi = Term::and([
-                inr.clone(),
-                Term::lt(k1.clone(), i.clone()),
-                Term::ne(i.clone(), k2.clone()),
-            ]);
-            let mut at1: BTreeMap<VarId, Option<Term>> = BTreeMap::new();
-            let mut at2: BTreeMap<VarId, Option<Term>> = BTreeMap::new();
-            for (c1, c2) in &sg.pairs {
-                let t = temp.get(c1).cloned();
-                if let Some(t) = &t {
-                    // The state's own cells where the index is a ghost.
-                    for (k, c) in [(&k1, *c1), (&k2, *c2)] {
+            let cells1: Vec<VarId> = sg.pairs.iter().map(|p| p.0).collect();
+            let cells2: Vec<VarId> = sg.pairs.iter().map(|p| p.1).collect();
+            let at2 = |c1: VarId| sg.pairs.iter().find(|p| p.0 == c1).map(|p| p.1);
+            let mut binds2: BTreeMap<VarId, Term> = BTreeMap::new();
+            for (c1, t) in &temp {
+                // The state's own cells where the index is a ghost.
+                if let Some(c2) = at2(*c1) {
+                    for (k, c) in [(&k1, *c1), (&k2, c2)] {
                         cs.push(Term::implies(
                             Term::and([inr.clone(), Term::eq(i.clone(), k.clone())]),
                             Term::eq(t.clone(), own(c)?),
                         ));
                     }
+                    binds2.insert(c2, t.clone());
                 }
-                at1.insert(*c1, t.clone());
-                at2.insert(*c2, t);
             }
-            moves.push((read.ghost, lo, at1));
-            moves.push((sg.ghost, hi, at2));
+            // With a companion read `t = b[c]` in range at another index: the partner at
+            // the pair of `i` and `c`, `b`'s cell at `c` bound to `t`.
+            let mut not_companion = Term::tt();
+            if let Some(cp) = &sg.companion {
+                let c = enc.value(cur, &cp.index)?;
+                let c = enc.name(c)?;
+                let cin = enc.boolean(cur, &cp.in_range)?;
+                let cin = enc.name_bool(cin)?;
+                enc.take_side();
+                let t = own(cp.value)?;
+                // The same cell: the same value.
+                for (c1, tmp) in &temp {
+                    if *c1 == cp.cell {
+                        cs.push(Term::implies(
+                            Term::and([cin.clone(), inr.clone(), Term::eq(c.clone(), i.clone())]),
+                            Term::eq(tmp.clone(), t.clone()),
+                        ));
+                    }
+                }
+                let applies = Term::and([cin, inr.clone(), Term::ne(c.clone(), i.clone())]);
+                let cb1: BTreeMap<VarId, Term> = [(cp.cell, t.clone())].into_iter().collect();
+                let cb2: BTreeMap<VarId, Term> =
+                    at2(cp.cell).map(|c2| (c2, t.clone())).into_iter().collect();
+                let mut below = slot(read.ghost, &cells1, &i, &temp);
+                below.extend(slot(sg.ghost, &cells2, &c, &cb2));
+                cases.push((
+                    Term::and([applies.clone(), Term::lt(i.clone(), c.clone())]),
+                    below,
+                ));
+                let mut above = slot(read.ghost, &cells1, &c, &cb1);
+                above.extend(slot(sg.ghost, &cells2, &i, &binds2));
+                cases.push((
+                    Term::and([applies.clone(), Term::lt(c.clone(), i.clone())]),
+                    above,
+                ));
+                not_companion = Term::not(applies);
+            }
+            // Otherwise the state's ghost on the far side is kept: `(i, k2)` below `k1`,
+            // `(k1, i)` above it.
+            cases.push((
+                Term::and([
+                    not_companion.clone(),
+                    inr.clone(),
+                    Term::lt(i.clone(), k1.clone()),
+                ]),
+                slot(read.ghost, &cells1, &i, &temp),
+            ));
+            cases.push((
+                Term::and([
+                    not_companion,
+                    inr.clone(),
+                    Term::lt(k1.clone(), i.clone()),
+                    Term::ne(i.clone(), k2.clone()),
+                ]),
+                slot(sg.ghost, &cells2, &i, &binds2),
+            ));
         }
     }
+    let ghosts: BTreeSet<VarId> = cfg.ghosts().into_iter().collect();
     let mut out = Vec::with_capacity(args.len());
     for (s, a) in slots.iter().zip(args) {
         let Place::Var(v) = s.what else {
@@ -779,16 +833,16 @@ fn partner(
             continue;
         };
         let mut x = a.clone();
-        for (ghost, when, cells) in &moves {
-            if v == *ghost {
-                x = Term::ite(when.clone(), i.clone(), a.clone());
-            } else if let Some(val) = cells.get(&v) {
-                let moved = match (val, s.entry) {
-                    (Some(t), false) => t.clone(),
-                    _ => enc.fresh("cell", Sort::Int)?,
-                };
-                x = Term::ite(when.clone(), moved, a.clone());
-            }
+        for (when, moved) in cases.iter().rev() {
+            let Some(val) = moved.get(&v) else {
+                continue;
+            };
+            // A ghost's entry copy moves with it; a cell's entry copy is fresh.
+            let y = match val {
+                Some(t) if ghosts.contains(&v) || !s.entry => t.clone(),
+                _ => enc.fresh("cell", Sort::Int)?,
+            };
+            x = Term::ite(when.clone(), y, x);
         }
         out.push(x);
     }
