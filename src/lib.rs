@@ -74,7 +74,7 @@
 //! | 15 | `report` | the outcome types every engine shares |
 //! | 16 | `iteration` | the record of each CEGAR iteration ([`Iteration`]) and of the program ([`ProgramView`]), for `--report` and `--json` |
 //! | 17 | `driver`, `bmc` | the CEGAR loop ([`check`]); bounded model checking ([`bmc`]) |
-//! | 18 | `portfolio`, `run` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program |
+//! | 18 | `portfolio`, `run`, `horn` | `lpmc check`: CEGAR, bmc and search under one deadline ([`portfolio`]); concrete runs of a loaded program; the program or its last abstraction as constrained Horn clauses ([`horn`]) |
 //! | 19 | `html`, [`text`], `witness` | the HTML report of a check ([`html_report`]) and the plain text of reports, from the typed reports only; SV-COMP witnesses ([`violation_witness`], [`correctness_witness`], [`validate_witness`]) |
 //! | 20 | [`tools`] | `regress` and `scale`, over the public API only |
 //!
@@ -126,6 +126,7 @@ internal_modules! {
     mod bmc;
     mod portfolio;
     mod run;
+    mod horn;
     mod html;
     mod witness;
 }
@@ -176,6 +177,9 @@ pub use crate::iteration::{
 pub use crate::portfolio::certified;
 pub use crate::portfolio::{check as portfolio, EngineChoice};
 pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};
+
+// Horn clauses.
+pub use crate::horn::{horn, Cells, Horn, HornOptions};
 
 // Witnesses.
 pub use crate::witness::{

@@ -210,6 +210,34 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Write the program as constrained Horn clauses (SMT-LIB `HORN` logic, CHC-COMP's
+    /// format): one predicate per cut point, one clause per loop-free region between cut
+    /// points, a query per error location reached. With `--cells none` the clauses are
+    /// satisfiable exactly when the program is SAFE; with `--cells found`, satisfiable
+    /// implies SAFE. Exit 0 when written, 2 on bad input.
+    Horn {
+        /// The program (.lp, .c or .i), or an SV-COMP task file (.yml).
+        file: PathBuf,
+        #[command(flatten)]
+        front: Front,
+        /// Write the clauses to this file instead of standard output.
+        #[arg(short, long, value_name = "OUT.smt2")]
+        output: Option<PathBuf>,
+        /// `none`: the program itself, arrays as `(Array Int Int)` arguments. `found`: run
+        /// the CEGAR engine first and write its last abstraction, array-free (tracked and
+        /// symbolic cells and the ghost indices as integer arguments).
+        #[arg(long, default_value = "none")]
+        cells: lpmc::Cells,
+        /// With `--cells found`: the CEGAR engine's wall-clock budget in seconds.
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// With `--cells found`: the CEGAR engine's resident-memory budget in MB.
+        #[arg(long, default_value_t = lpmc::DEFAULT_MEMORY_MB)]
+        memory: u64,
+        /// With `--cells found`: the maximum number of refinement iterations.
+        #[arg(long)]
+        max_refinements: Option<u32>,
+    },
     /// Print the control-flow graph.
     Cfg {
         /// The program (or a .yml task).
@@ -447,6 +475,26 @@ fn run() -> ExitCode {
             timeout,
             json,
         } => validate_cmd(&file, &witness, &front, timeout, json, color),
+        Cmd::Horn {
+            file,
+            front,
+            output,
+            cells,
+            timeout,
+            memory,
+            max_refinements,
+        } => {
+            let opts = lpmc::HornOptions {
+                cells,
+                check: CheckOptions {
+                    timeout_s: timeout,
+                    memory_mb: Some(memory),
+                    max_refinements,
+                    ..CheckOptions::default()
+                },
+            };
+            horn_cmd(&file, &front, output.as_deref(), &opts, color)
+        }
         Cmd::Cfg { file, front, dot } => match load_input(&file, &front, color) {
             Ok((loaded, _)) if dot => {
                 outp!("{}", loaded.cfg_dot());
@@ -682,6 +730,52 @@ fn check_cmd(
         );
     }
     ExitCode::from(report.verdict().exit_code() as u8)
+}
+
+fn horn_cmd(
+    file: &Path,
+    front: &Front,
+    output: Option<&Path>,
+    opts: &lpmc::HornOptions,
+    color: bool,
+) -> ExitCode {
+    if let Err(c) = valid_timeout(opts.check.timeout_s) {
+        return c;
+    }
+    let (loaded, task) = match load_input(file, front, color) {
+        Ok(l) => l,
+        Err(c) => return c,
+    };
+    let program = task.as_ref().map_or(file, |t| t.input.as_path());
+    let horn = match lpmc::horn(&loaded, &program.display().to_string(), opts) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("error: cannot write the clauses of {}: {e}", file.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    match output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &horn.text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(EXIT_INPUT);
+            }
+            let cegar = horn
+                .cegar
+                .as_ref()
+                .map(|o| format!(" (CEGAR: {})", o.verdict().as_str()))
+                .unwrap_or_default();
+            eprintln!(
+                "wrote {}: {} predicate(s), {} clause(s), {} of them queries{cegar}",
+                path.display(),
+                horn.predicates,
+                horn.clauses,
+                horn.queries
+            );
+        }
+        None => outp!("{}", horn.text),
+    }
+    ExitCode::SUCCESS
 }
 
 fn run_cmd(

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::lp_dir;
-use std::path::{Path, PathBuf};
+use common::{lp_dir, venv};
+use std::path::Path;
 use std::process::Command;
 
 fn run(cmd: &mut Command) -> String {
@@ -22,59 +22,14 @@ fn run(cmd: &mut Command) -> String {
     text
 }
 
-/// Print the one line the test prints when it skips, past the harness's capture.
-fn skip(why: &str) {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped benchexecs_tool_info_self_test_passes_on_the_module: {why}"
-    );
-}
-
-/// A virtual environment with BenchExec, made once; `None` (after the skip line) when
-/// PyPI cannot be reached to install it.
-fn venv() -> Option<PathBuf> {
-    let target = Path::new(env!("CARGO_BIN_EXE_lpmc"))
-        .parent()
-        .and_then(Path::parent)
-        .expect("the target folder")
-        .to_path_buf();
-    let dir = target.join("benchexec-venv");
-    let python = dir.join("bin/python3");
-    let ready = python.is_file()
-        && Command::new(&python)
-            .args(["-c", "import benchexec"])
-            .status()
-            .is_ok_and(|s| s.success());
-    if !ready {
-        run(Command::new("python3").args(["-m", "venv"]).arg(&dir));
-        let install = Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "benchexec"])
-            .output()
-            .expect("pip runs");
-        if !install.status.success() {
-            // Only an unreachable index excuses the failure: ask it for BenchExec's
-            // versions (with pip's own index settings).
-            let reachable = Command::new(&python)
-                .args(["-m", "pip", "index", "versions", "benchexec"])
-                .output()
-                .is_ok_and(|o| o.status.success());
-            if !reachable {
-                skip("PyPI is unreachable, BenchExec cannot be installed");
-                return None;
-            }
-            panic!(
-                "pip install benchexec failed:\n{}",
-                String::from_utf8_lossy(&install.stderr)
-            );
-        }
-    }
-    Some(python)
-}
-
 #[test]
 fn benchexecs_tool_info_self_test_passes_on_the_module() {
-    let Some(python) = venv() else {
+    let Some(python) = venv(
+        "benchexec-venv",
+        "benchexec",
+        "benchexec",
+        "benchexecs_tool_info_self_test_passes_on_the_module",
+    ) else {
         return;
     };
     let tools = run(Command::new(&python).args([

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 /// | 15 | `report` | the outcome types every engine shares |
 /// | 16 | `iteration` | the record of each CEGAR iteration and of the program (`--report`, `--json`) |
 /// | 17 | `driver`, `bmc` | the CEGAR loop; bounded model checking (siblings) |
-/// | 18 | `portfolio`, `run` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program |
+/// | 18 | `portfolio`, `run`, `horn` | `lpmc check`: the engines under one deadline; concrete runs of a loaded program; Horn clauses of the program or of its last abstraction |
 /// | 19 | `html`, `text`, `witness` | the HTML report and the plain text of reports, output layers over the typed reports only; SV-COMP witnesses and their validation |
 /// | 20 | `tools` | `regress` and `scale`, over the public API only |
 /// | 21 | `main` | the CLI |
@@ -56,7 +56,7 @@ const ORDER: &[&[&str]] = &[
     &["report"],
     &["iteration"],
     &["driver", "bmc"],
-    &["portfolio", "run"],
+    &["portfolio", "run", "horn"],
     &["html", "text", "witness"],
     &["tools"],
     &["main"],
@@ -87,10 +87,19 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
 ];
 
 /// The only modules that may import `driver` (only the driver runs the loop; the
-/// portfolio runs it beside the other engines; `html` and `text` render its report;
+/// portfolio runs it beside the other engines; `horn` runs it for the abstraction whose
+/// clauses it writes; `html` and `text` render its report;
 /// `witness` runs the portfolio with its options to validate a witness with lpmc's own
 /// lemmas).
-const DRIVER_USERS: &[&str] = &["portfolio", "html", "text", "witness", "tools", "main"];
+const DRIVER_USERS: &[&str] = &[
+    "portfolio",
+    "horn",
+    "html",
+    "text",
+    "witness",
+    "tools",
+    "main",
+];
 
 /// One reference from a file to a top-level module.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

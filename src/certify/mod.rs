@@ -21,9 +21,11 @@
 
 mod claims;
 mod enc;
+mod horn;
 mod region;
 
 pub(crate) use claims::{Claim, Claims};
+pub use horn::horn_clauses;
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::diag::SourceFile;
@@ -117,7 +119,8 @@ pub(crate) fn loop_heads(cfg: &Cfg) -> BTreeSet<NodeId> {
 }
 
 /// The procedures whose calls are replaced by their summaries: those other than `main`,
-/// called somewhere, that are recursive or have a loop head.
+/// called somewhere, that are recursive or contain one of the cut points `heads` (the loop
+/// heads, for the certificate check).
 pub(crate) fn summarized(cfg: &Cfg, heads: &BTreeSet<NodeId>) -> BTreeSet<ProcId> {
     let np = cfg.procs.len();
     let mut calls = vec![BTreeSet::new(); np];
@@ -246,14 +249,83 @@ impl From<EncError> for Outcome {
     }
 }
 
-/// Where a region starts: its node, procedure and claim (none for `main`'s entry).
-struct Start<'c> {
+/// How a region starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StartKind {
+    /// At `main`'s entry, in any state.
+    Main,
+    /// At the entry of a summarized procedure.
+    Entry,
+    /// At a cut point (a loop head).
+    Cut,
+}
+
+/// Where a region starts: its node and procedure.
+#[derive(Clone, Debug)]
+struct Start {
     node: NodeId,
     proc: ProcId,
-    claim: Option<&'c [crate::certify::Claim]>,
-    /// Whether the entry values are the start's own (a procedure's entry).
-    at_entry: bool,
-    what: String,
+    kind: StartKind,
+}
+
+impl Start {
+    /// Whether the region starts at its procedure's entry (the entry values are the
+    /// start's own).
+    fn at_entry(&self) -> bool {
+        self.kind != StartKind::Cut
+    }
+}
+
+/// A program cut into regions: what to follow and where to stop ([`Plan`]), and where
+/// each region starts.
+struct Regions {
+    plan: Plan,
+    starts: Vec<Start>,
+}
+
+/// Cut `cfg` at the nodes `cuts` (its loop heads, and any others a caller needs): the
+/// procedures with a cut or recursion are summarized, and a region starts at `main`'s
+/// entry, at the entry of each summarized procedure and at each cut; `passing` are the
+/// nodes with a claim to check when control passes them. An error when `main` is called
+/// by the program (its entry would be no start).
+fn regions(
+    cfg: &Cfg,
+    cuts: BTreeSet<NodeId>,
+    passing: BTreeSet<NodeId>,
+) -> Result<Regions, String> {
+    if !cfg.procs[cfg.main].callers.is_empty() {
+        return Err("main is called by the program".into());
+    }
+    let summarized = summarized(cfg, &cuts);
+    let mut starts = vec![Start {
+        node: cfg.procs[cfg.main].entry,
+        proc: cfg.main,
+        kind: StartKind::Main,
+    }];
+    for p in &summarized {
+        starts.push(Start {
+            node: cfg.procs[*p].entry,
+            proc: *p,
+            kind: StartKind::Entry,
+        });
+    }
+    for h in &cuts {
+        if let Some(p) = cfg.nodes[*h].proc {
+            starts.push(Start {
+                node: *h,
+                proc: p,
+                kind: StartKind::Cut,
+            });
+        }
+    }
+    Ok(Regions {
+        plan: Plan {
+            cuts,
+            summarized,
+            passing,
+        },
+        starts,
+    })
 }
 
 fn run(
@@ -265,45 +337,13 @@ fn run(
     obligations: &mut usize,
 ) -> Result<(), Outcome> {
     let line = |n: NodeId| file.line_col(cfg.nodes[n].span.start).line;
-    let heads = loop_heads(cfg);
-    let summarized = summarized(cfg, &heads);
-    if !cfg.procs[cfg.main].callers.is_empty() {
-        return Err(Outcome::OutOfReach("main is called by the program".into()));
-    }
-    let plan = Plan {
-        cuts: heads.clone(),
-        summarized: summarized.clone(),
-        passing: claims.passing.keys().copied().collect(),
-    };
+    let Regions { plan, starts } = regions(
+        cfg,
+        loop_heads(cfg),
+        claims.passing.keys().copied().collect(),
+    )
+    .map_err(Outcome::OutOfReach)?;
     let none: &[Claim] = &[];
-    let mut starts = vec![Start {
-        node: cfg.procs[cfg.main].entry,
-        proc: cfg.main,
-        claim: None,
-        at_entry: true,
-        what: "the entry of main".into(),
-    }];
-    for p in &summarized {
-        starts.push(Start {
-            node: cfg.procs[*p].entry,
-            proc: *p,
-            claim: Some(claims.entries.get(p).map_or(none, |v| v.as_slice())),
-            at_entry: true,
-            what: format!("the entry of {}", cfg.procs[*p].name),
-        });
-    }
-    for h in &heads {
-        let Some(p) = cfg.nodes[*h].proc else {
-            continue;
-        };
-        starts.push(Start {
-            node: *h,
-            proc: p,
-            claim: Some(claims.loop_heads.get(h).map_or(none, |v| v.as_slice())),
-            at_entry: false,
-            what: format!("the loop at line {}", line(*h)),
-        });
-    }
     let config = SmtConfig::new(Logic::QfAlia).with_models(false);
     let mut smt = solvers
         .make(config, deadline)
@@ -313,18 +353,47 @@ fn run(
         if deadline.expired() {
             return Err(Outcome::OutOfReach("time limit reached".into()));
         }
+        let (claim, what) = match s.kind {
+            StartKind::Main => (None, "the entry of main".to_string()),
+            StartKind::Entry => (
+                Some(claims.entries.get(&s.proc).map_or(none, |v| v.as_slice())),
+                format!("the entry of {}", cfg.procs[s.proc].name),
+            ),
+            StartKind::Cut => (
+                Some(
+                    claims
+                        .loop_heads
+                        .get(&s.node)
+                        .map_or(none, |v| v.as_slice()),
+                ),
+                format!("the loop at line {}", line(s.node)),
+            ),
+        };
         // A claim of `false` makes the region vacuous.
-        if s.claim.is_some_and(|c| c.is_empty()) {
+        if claim.is_some_and(|c| c.is_empty()) {
             continue;
         }
+        let from = RegionCheck {
+            start: s,
+            claim,
+            what,
+        };
         smt.push().map_err(|e| Outcome::OutOfReach(e.to_string()))?;
         let mut enc = Enc::new(cfg, smt.as_mut());
-        let r = one_region(&mut enc, &plan, claims, &bounds, s, &line, obligations);
+        let r = one_region(&mut enc, &plan, claims, &bounds, &from, &line, obligations);
         drop(enc);
         smt.pop().map_err(|e| Outcome::OutOfReach(e.to_string()))?;
         r?;
     }
     Ok(())
+}
+
+/// A region to check: its start, the claim assumed there (none for `main`'s entry), and
+/// how to name it.
+struct RegionCheck<'c> {
+    start: &'c Start,
+    claim: Option<&'c [Claim]>,
+    what: String,
 }
 
 /// The ghost values of a region: fresh symbols, in range.
@@ -380,20 +449,21 @@ fn one_region(
     plan: &Plan,
     claims: &Claims,
     bounds: &[Option<u64>],
-    s: &Start,
+    from: &RegionCheck,
     line: &dyn Fn(NodeId) -> u32,
     obligations: &mut usize,
 ) -> Result<(), Outcome> {
     let cfg = enc.cfg;
+    let s = from.start;
     let ks = ghosts(enc, bounds)?;
     let cur = enc.arbitrary_state(s.proc)?;
-    let entry = if s.at_entry {
+    let entry = if s.at_entry() {
         cur.clone()
     } else {
         enc.arbitrary_state(s.proc)?
     };
     let vars = &claims.vars;
-    if let Some(c) = s.claim {
+    if let Some(c) = from.claim {
         let env = Env {
             cur: &cur,
             entry: &entry,
@@ -409,7 +479,7 @@ fn one_region(
     } = enc.region(plan, s.proc, s.node, cur.clone())?;
     // The ∀-claims assumed, at the read indices too.
     let inst = instances(enc, &ks, claims);
-    if let Some(c) = s.claim.filter(|c| quantified(c)) {
+    if let Some(c) = from.claim.filter(|c| quantified(c)) {
         for i in &inst {
             let env = Env {
                 cur: &cur,
@@ -534,11 +604,11 @@ fn one_region(
             .map_err(|e| Outcome::OutOfReach(format!("the solver failed: {e}")))?;
         match answer {
             SatResult::Unsat => {}
-            SatResult::Sat => return Err(Outcome::Failed(format!("from {}: {what}", s.what))),
+            SatResult::Sat => return Err(Outcome::Failed(format!("from {}: {what}", from.what))),
             SatResult::Unknown(r) => {
                 return Err(Outcome::OutOfReach(format!(
                     "the solver gave no answer ({r}) from {}: whether {what}",
-                    s.what
+                    from.what
                 )))
             }
         }

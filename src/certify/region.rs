@@ -43,6 +43,11 @@ pub(super) enum Goal {
 pub(super) struct Obligation {
     pub guard: Term,
     pub goal: Goal,
+    /// The number of the region's summary uses met before it (in topological order): the
+    /// calls whose summaries it may assume. A use met later is on no path through the
+    /// obligation's node before it (a call's own summary, a call after it); an entry
+    /// obligation that assumed one would rest on that call's return.
+    pub uses: usize,
 }
 
 /// A call of a summarized procedure: its summary holds between `entry` (the callee's
@@ -182,6 +187,7 @@ impl Enc<'_> {
             let n = inst.node;
             if inst.ctx.is_empty() && plan.passing.contains(&n) {
                 out.obligations.push(Obligation {
+                    uses: out.uses.len(),
                     guard: g.clone(),
                     goal: Goal::Passing {
                         node: n,
@@ -212,6 +218,7 @@ impl Enc<'_> {
                     if plan.summarized.contains(proc) {
                         let (entry, post) = self.summarized_call(&st, *proc, vals)?;
                         out.obligations.push(Obligation {
+                            uses: out.uses.len(),
                             guard: g.clone(),
                             goal: Goal::Entry {
                                 callee: *proc,
@@ -244,6 +251,7 @@ impl Enc<'_> {
                     }
                     None if base == cfg.main => {}
                     None => out.obligations.push(Obligation {
+                        uses: out.uses.len(),
                         guard: g,
                         goal: Goal::Summary { state: st },
                     }),
@@ -254,11 +262,13 @@ impl Enc<'_> {
                         let guard = Term::and([g.clone(), cond]);
                         if s == ERROR_NODE {
                             out.obligations.push(Obligation {
+                                uses: out.uses.len(),
                                 guard,
                                 goal: Goal::Error { from: n },
                             });
                         } else if inst.ctx.is_empty() && plan.cuts.contains(&s) {
                             out.obligations.push(Obligation {
+                                uses: out.uses.len(),
                                 guard,
                                 goal: Goal::Cut {
                                     head: s,

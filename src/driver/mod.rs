@@ -7,10 +7,11 @@ mod cegar;
 mod observe;
 mod record;
 
-use observe::DebugLog;
+use observe::{DebugLog, LastAbstraction, Observer};
 
 pub use record::{PointReport, Stats};
 
+use crate::cfg::Cfg;
 use crate::engine::Budget;
 use crate::frontend::{Loaded, Semantics};
 use crate::iteration::{self, Iteration, ProgramView};
@@ -137,6 +138,29 @@ impl Report {
 /// watchdog, so that the answer comes within the time limit (plus a fraction of a
 /// second) and UNKNOWN past the memory limit.
 pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
+    guarded(loaded, opts, |l, o, d| (check_within(l, o, d), ())).0
+}
+
+/// [`check`], with the last abstraction P̂k the loop built (`None` if it built none):
+/// after a SAFE answer, the abstraction proved safe.
+pub(crate) fn check_with_abstraction(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+) -> (Report, Option<Cfg>) {
+    let (report, last) = guarded(loaded, opts, |l, o, d| {
+        let (r, last) = check_observed(l, o, d, LastAbstraction::default());
+        (r, last.0)
+    });
+    (report, last.flatten())
+}
+
+/// Run `work` (a check and what it keeps) on its own thread under the watchdog of the
+/// options' limits; what it keeps is `None` when the watchdog answered instead.
+fn guarded<T: Send + 'static>(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+    work: impl FnOnce(&Loaded, &CheckOptions, &Deadline) -> (Report, T) + Send + 'static,
+) -> (Report, Option<T>) {
     let start = Instant::now();
     let deadline = Deadline::none()
         .with_timeout(seconds(opts.timeout_s))
@@ -145,31 +169,44 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions) -> Report {
         let loaded = loaded.clone();
         let opts = opts.clone();
         let deadline = deadline.clone();
-        move || check_within(&loaded, &opts, &deadline)
+        move || work(&loaded, &opts, &deadline)
     };
-    let mut report = match run_guarded(&deadline, CHECK_STACK_BYTES, "lpmc-check", work) {
-        Ok(r) => r,
-        Err(Some(e)) => Report::new(Outcome::Unknown(GiveUp::exhausted(e))),
-        Err(None) => Report::new(Outcome::Unknown(GiveUp::Internal(
-            "the verification thread panicked".into(),
-        ))),
+    let (mut report, kept) = match run_guarded(&deadline, CHECK_STACK_BYTES, "lpmc-check", work) {
+        Ok((r, t)) => (r, Some(t)),
+        Err(Some(e)) => (Report::new(Outcome::Unknown(GiveUp::exhausted(e))), None),
+        Err(None) => (
+            Report::new(Outcome::Unknown(GiveUp::Internal(
+                "the verification thread panicked".into(),
+            ))),
+            None,
+        ),
     };
     report.time_ms = start.elapsed().as_millis();
     report.semantics = loaded.semantics.clone();
-    report
+    (report, kept)
 }
 
 /// [`check`] on the current thread, held to `deadline` (polled by every layer; every
 /// solver check is limited to the time left): the CEGAR loop ([`cegar::Cegar`]) watched
 /// by the recorder of statistics and iterations and by the debug log.
 pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -> Report {
+    check_observed(loaded, opts, deadline, ()).0
+}
+
+/// [`check_within`], watched by `extra` too (returned after the loop).
+fn check_observed<O: Observer>(
+    loaded: &Loaded,
+    opts: &CheckOptions,
+    deadline: &Deadline,
+    extra: O,
+) -> (Report, O) {
     let start = Instant::now();
     let solvers: Solvers = opts
         .solvers
         .clone()
         .unwrap_or_else(|| Arc::new(Cvc5Factory));
-    let mut report = match refuse_unsupported(loaded) {
-        Err(g) => Report::new(Outcome::Unknown(g)),
+    let (mut report, extra) = match refuse_unsupported(loaded) {
+        Err(g) => (Report::new(Outcome::Unknown(g)), extra),
         Ok(()) => {
             let recorder = record::Recorder::new(
                 loaded,
@@ -178,11 +215,11 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
                 opts.explain,
                 opts.show_abstractions,
             );
-            let mut observers = (recorder, DebugLog);
+            let mut observers = (recorder, (DebugLog, extra));
             let (outcome, progress) =
                 cegar::Cegar::new(loaded, opts, &solvers, deadline).run(&mut observers);
-            let recorder = observers.0;
-            Report {
+            let (recorder, (_, extra)) = observers;
+            let report = Report {
                 refinements: progress.refinements,
                 cells: progress.cells,
                 symbolic_cells: progress.symbolic,
@@ -192,7 +229,8 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
                 iterations: recorder.iterations,
                 program: opts.explain.then(|| iteration::program_view(loaded)),
                 ..Report::new(outcome)
-            }
+            };
+            (report, extra)
         }
     };
     if opts.explain && report.program.is_none() {
@@ -204,7 +242,7 @@ pub fn check_within(loaded: &Loaded, opts: &CheckOptions, deadline: &Deadline) -
     }
     report.time_ms = start.elapsed().as_millis();
     report.semantics = loaded.semantics.clone();
-    report
+    (report, extra)
 }
 
 /// Refuse unsupported properties and programs.

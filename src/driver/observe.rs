@@ -145,6 +145,20 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     }
 }
 
+/// Keeps the last abstraction P̂k the loop built: after a SAFE answer, the one proved safe
+/// (`lpmc horn --cells found` writes its clauses).
+#[derive(Clone, Debug, Default)]
+pub struct LastAbstraction(pub Option<Cfg>);
+
+impl Observer for LastAbstraction {
+    fn abstracted(&mut self, phat: &Cfg, _widening: &Widening, _learnt: &Learnt) {
+        self.0 = Some(phat.clone());
+    }
+}
+
+/// Watches nothing.
+impl Observer for () {}
+
 /// The debug log of the loop, as `tracing` events of target `lpmc::driver` (enable with
 /// `LPMC_LOG=lpmc::driver=debug`, or `trace` for every fact of the busiest nodes).
 #[derive(Clone, Copy, Debug, Default)]

@@ -20,6 +20,7 @@
 
 mod cvc5;
 mod error;
+mod script;
 mod term;
 mod value;
 
@@ -28,6 +29,7 @@ use std::fmt;
 
 pub use self::cvc5::{check_cvc5_library, cvc5_version, Cvc5Backend, Cvc5Factory, CVC5_VERSION};
 pub use self::error::SmtError;
+pub use self::script::{smtlib, symbol, Recorder};
 pub use self::term::{Sort, SymId, Term};
 pub use self::value::Value;
 

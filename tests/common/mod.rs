@@ -5,6 +5,7 @@
 pub mod gen;
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The memory budget of the engines that tests run in-process over many programs.
 /// `--memory` bounds the resident memory of the whole process, and a test process runs
@@ -119,4 +120,60 @@ pub fn svcomp_expected(path: &Path) -> Option<bool> {
         }
     }
     None
+}
+
+/// The target folder of the test binaries (where virtual environments are made).
+pub fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_lpmc"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("the target folder")
+        .to_path_buf()
+}
+
+/// A Python virtual environment `target/<name>` with the PyPI package `package` installed
+/// (made once, and taken as ready when its module `module` imports), as its `python3`;
+/// `None`, after printing one line that `test` skips, when PyPI cannot be reached to
+/// install it.
+pub fn venv(name: &str, package: &str, module: &str, test: &str) -> Option<PathBuf> {
+    let dir = target_dir().join(name);
+    let python = dir.join("bin/python3");
+    let ready = python.is_file()
+        && Command::new(&python)
+            .args(["-c", &format!("import {module}")])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !ready {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&dir)
+            .output()
+            .expect("python3 runs");
+        assert!(made.status.success(), "python3 -m venv failed: {made:?}");
+        let install = Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", package])
+            .output()
+            .expect("pip runs");
+        if !install.status.success() {
+            // Only an unreachable index excuses the failure: ask it for the package's
+            // versions (with pip's own index settings).
+            let reachable = Command::new(&python)
+                .args(["-m", "pip", "index", "versions", package])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !reachable {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "skipped {test}: PyPI is unreachable, {package} cannot be installed"
+                );
+                return None;
+            }
+            panic!(
+                "pip install {package} failed:\n{}",
+                String::from_utf8_lossy(&install.stderr)
+            );
+        }
+    }
+    Some(python)
 }
