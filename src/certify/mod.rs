@@ -491,7 +491,10 @@ fn one_region(
             enc.assert(&Term::implies(ghost_range(bounds, i), t))?;
         }
     }
+    // Each use's summary, assumed only by the obligations after the call: an obligation
+    // before it (the call's own entry condition, above all) may not rest on its return.
     let none: &[Claim] = &[];
+    let mut summary_of_use = Vec::with_capacity(uses.len());
     for u in &uses {
         let c = claims
             .summaries
@@ -501,6 +504,7 @@ fn one_region(
         if quantified(c) {
             at.extend(inst.iter().cloned());
         }
+        let mut parts = Vec::with_capacity(at.len());
         for i in &at {
             let env = Env {
                 cur: &u.exit,
@@ -513,11 +517,12 @@ fn one_region(
             } else {
                 enc.claims(c, vars, &env)?
             };
-            enc.assert(&Term::implies(
+            parts.push(Term::implies(
                 Term::and([u.guard.clone(), ghost_range(bounds, i)]),
                 t,
-            ))?;
+            ));
         }
+        summary_of_use.push(Term::and(parts));
     }
     for o in obls {
         let goal_of =
@@ -600,7 +605,12 @@ fn one_region(
         *obligations += 1;
         let answer = enc
             .smt
-            .check_assuming(&[o.guard.clone(), Term::not(goal)])
+            .check_assuming(
+                &[o.guard.clone(), Term::not(goal)]
+                    .into_iter()
+                    .chain(summary_of_use[..o.uses].iter().cloned())
+                    .collect::<Vec<_>>(),
+            )
             .map_err(|e| Outcome::OutOfReach(format!("the solver failed: {e}")))?;
         match answer {
             SatResult::Unsat => {}

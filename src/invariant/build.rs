@@ -332,6 +332,23 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> I
                 .collect(),
         }
     };
+    // A fact at a procedure's entry with each global and formal equal to its entry value:
+    // there the two are one value, and a fact may constrain only the entry value (a
+    // parameter the body never reads is projected out as current value, not as entry
+    // value); the entry condition, stated over current values, keeps the constraint.
+    let at_entry = |f: &Fact, p: ProcId| -> Fact {
+        let mut conj = f.conj.clone();
+        for v in phat.globals.iter().chain(&phat.procs[p].formals) {
+            conj.add(&Constraint::eq(
+                &LinExpr::var(cur_dim(*v)),
+                &LinExpr::var(entry_dim(*v)),
+            ));
+        }
+        Fact {
+            conj,
+            congs: f.congs.clone(),
+        }
+    };
     for (n, kind) in points.kind.iter_enumerated() {
         let proc = phat.nodes[n].proc;
         let (facts, point, hidden): (Vec<Fact>, Point, &[Dim]) = match kind {
@@ -369,8 +386,8 @@ pub fn invariant_map(file: &SourceFile, phat: &Cfg, tab: &Tabulation<Fact>) -> I
                         tab.at_node[entry]
                             .iter()
                             .map(|f| {
-                                let c = &tab.fact(*f).fact;
-                                without(c, &all_entries(c, &[]))
+                                let c = at_entry(&tab.fact(*f).fact, p);
+                                without(&c, &all_entries(&c.conj, &[]))
                             })
                             .collect(),
                         &hidden_keep_ret,
