@@ -692,3 +692,38 @@ fn a_global_array_gets_its_symbolic_cell_from_the_jumped_trace() {
         }
     }
 }
+
+/// The proofs across calls of lp-programs/certify/ (unread parameters first and last, a
+/// global passed by value, two call sites) pass their certificate check: the entry
+/// condition of a summarized procedure states its parameters, and each obligation assumes
+/// only the summaries of the calls before it.
+#[test]
+fn proofs_across_calls_are_certified() {
+    let mut n = 0;
+    for p in common::sources(&lp_dir().join("certify")) {
+        if common::header(&p, "expect").as_deref() != Some("safe") {
+            continue;
+        }
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+        assert_eq!(
+            r.verdict(),
+            Verdict::Safe,
+            "{}: {}",
+            p.display(),
+            r.outcome.reason()
+        );
+        let lpmc::Outcome::Safe(proof) = &r.outcome else {
+            unreachable!()
+        };
+        let cert = proof.certificate.as_ref().expect("a certificate check");
+        assert_eq!(cert.status, lpmc::CertStatus::Checked, "{}", p.display());
+        n += 1;
+    }
+    assert!(n >= 4, "only {n} safe programs in lp-programs/certify");
+}

@@ -2,6 +2,7 @@
 //! programs, and reading the `// expect:` headers.
 #![allow(dead_code)]
 
+pub mod cgen;
 pub mod gen;
 
 use std::path::{Path, PathBuf};
