@@ -516,8 +516,7 @@ void main() {
 fn run_loaded(path: &Path, no_accel: bool, unwind: Unwind) -> BmcReport {
     let text = std::fs::read_to_string(path).expect("the program reads");
     let file = lpmc::SourceFile::new(path.to_string_lossy(), text);
-    // Path by path: the bounds compared are the path engine's (every node at most K+1
-    // times per call; the merged engine counts per loop entry).
+    // Path by path: the bounds compared are the path engine's.
     run_source_mode(file, no_accel, unwind, 30.0, lpmc::BmcMode::Paths)
 }
 
@@ -591,4 +590,83 @@ fn a_fixed_bound_runs_as_the_growing_schedule_does_at_that_bound() {
     assert_eq!(r.verdict(), Verdict::Safe, "{}", r.outcome.reason());
     assert_eq!(r.states, 0, "a merged formula was built");
     assert!(r.paths > 0);
+}
+
+/// One meaning of the bound in every mode: at most K iterations per entry into a loop, as
+/// CBMC unwinds. Each program needs exactly `need` iterations in some entry into some
+/// loop, and more than `need` in all entries of a loop together (a nested loop, a loop in
+/// a procedure called from a loop, two loops in sequence with a loop around them): bound
+/// `need` is SAFE in every mode and `need - 1` never is.
+#[test]
+fn the_bound_counts_iterations_per_loop_entry_in_every_mode() {
+    let nested = "extern int __VERIFIER_nondet_int(void);
+int main() {
+  int i, j, s = 0, x;
+  x = __VERIFIER_nondet_int();
+  for (i = 0; i < 3; i++) {
+    for (j = 0; j < 5; j++) { if (x > j) { s = s + 1; } else { s = s + 2; } }
+  }
+  if (s < 15 || s > 30) { ERROR: ; }
+  return 0;
+}";
+    let callee = "extern int __VERIFIER_nondet_int(void);
+int g;
+void add(int x) { int j; for (j = 0; j < 5; j++) { if (x > j) g = g + 1; } }
+int main() {
+  int i, x = __VERIFIER_nondet_int();
+  for (i = 0; i < 2; i++) { add(x); }
+  if (g > 10) { ERROR: ; }
+  return 0;
+}";
+    let sequence = "extern int __VERIFIER_nondet_int(void);
+int main() {
+  int i, j, k, s = 0;
+  for (i = 0; i < 2; i++) {
+    for (j = 0; j < 4; j++) { s = s + 1; }
+    for (k = 0; k < 4; k++) { s = s - 1; }
+  }
+  if (s != 0) { ERROR: ; }
+  return 0;
+}";
+    for (name, text, need) in [
+        ("nested", nested, 5),
+        ("callee", callee, 5),
+        ("sequence", sequence, 4),
+    ] {
+        for mode in [
+            lpmc::BmcMode::Paths,
+            lpmc::BmcMode::Merged,
+            lpmc::BmcMode::Auto,
+        ] {
+            let run = |k: u32| {
+                run_source_mode(
+                    lpmc::SourceFile::new(format!("{name}.c"), text),
+                    true,
+                    Unwind::Fixed(k),
+                    60.0,
+                    mode,
+                )
+            };
+            let r = run(need);
+            assert_eq!(
+                r.verdict(),
+                Verdict::Safe,
+                "{name}, {mode} at bound {need}: {}",
+                r.outcome.reason()
+            );
+            let r = run(need - 1);
+            assert_eq!(
+                r.verdict(),
+                Verdict::Unknown,
+                "{name}, {mode} at bound {}: {}",
+                need - 1,
+                r.outcome.reason()
+            );
+            assert!(
+                r.outcome.reason().contains("enters the loop at line"),
+                "{name}, {mode}: {}",
+                r.outcome.reason()
+            );
+        }
+    }
 }

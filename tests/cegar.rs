@@ -704,8 +704,8 @@ fn proofs_across_calls_are_certified() {
         if common::header(&p, "expect").as_deref() != Some("safe") {
             continue;
         }
-        let loaded = lpmc::load_path(&p)
-            .unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
+        let loaded =
+            lpmc::load_path(&p).unwrap_or_else(|e| panic!("does not load:\n{}", e.render(false)));
         let opts = CheckOptions {
             timeout_s: Some(60.0),
             ..Default::default()

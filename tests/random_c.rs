@@ -87,17 +87,26 @@ fn every_proof_on_random_c_programs_is_certified_and_agrees_with_in_range_runs()
         match &report.outcome {
             Outcome::Safe(_) => {
                 if reached > 0 {
-                    fail(format!("SAFE, but {reached} of {RUNS} in-range runs reach an error"));
+                    fail(format!(
+                        "SAFE, but {reached} of {RUNS} in-range runs reach an error"
+                    ));
                     continue;
                 }
-                let certified =
-                    lpmc::certified(&loaded, report.outcome.clone(), &solvers, &lpmc::Deadline::none());
+                let certified = lpmc::certified(
+                    &loaded,
+                    report.outcome.clone(),
+                    &solvers,
+                    &lpmc::Deadline::none(),
+                );
                 if let Outcome::Unknown(g) = &certified {
                     fail(format!("the proof did not certify: {g}"));
                 }
             }
             Outcome::Unsafe(_) => {
-                let t = report.outcome.counterexample().expect("UNSAFE carries a trace");
+                let t = report
+                    .outcome
+                    .counterexample()
+                    .expect("UNSAFE carries a trace");
                 let vals: Vec<BigInt> = t
                     .inputs
                     .iter()
@@ -105,7 +114,10 @@ fn every_proof_on_random_c_programs_is_certified_and_agrees_with_in_range_runs()
                     .collect();
                 let r = lpmc::run_inputs(&loaded, vals, 1_000_000);
                 if !r.outcome.is_error() {
-                    fail(format!("UNSAFE inputs do not reach an error ({:?})", r.outcome));
+                    fail(format!(
+                        "UNSAFE inputs do not reach an error ({:?})",
+                        r.outcome
+                    ));
                 }
             }
             Outcome::Unknown(_) => {}
@@ -118,7 +130,12 @@ fn every_proof_on_random_c_programs_is_certified_and_agrees_with_in_range_runs()
         counts[1],
         counts[2]
     );
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(
         counts[0] > 0 && counts[1] > 0,
         "the generator should produce both kinds"

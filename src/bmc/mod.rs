@@ -11,8 +11,10 @@
 //! follows the prefix. Branches whose condition the path fixes (constant-folded loop
 //! counters) need no solver call, so concrete loops unroll at encoder speed.
 //!
-//! The bound: per procedure activation, every node may be executed at most `K + 1` times
-//! (`K` loop iterations plus the exit test), and the call depth may be at most `K + 1`.
+//! The bound: a loop head may be entered at most `K + 1` times per entry into its loop
+//! (`K` iterations plus the exit test; the count restarts when control enters the loop
+//! from outside, as CBMC unwinds), in both modes, and the call depth may be at most
+//! `K + 1`.
 //! A feasible prefix that exceeds it means the bound was hit: the answer is then never
 //! SAFE. When a feasible prefix steps into the error node, the path is re-checked with the
 //! exact trace check ([`crate::trace::check`]) and its witness replayed by the interpreter

@@ -4,7 +4,8 @@
 use super::{confirm, BmcReport, Explored};
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::Loaded;
-use crate::ids::NodeId;
+use super::wto::Wto;
+use crate::ids::{NodeId, ProcId};
 use crate::limits::Deadline;
 use crate::report::{node_lines, Engine, GiveUp, Outcome, Proof};
 use crate::smt::{SatResult, SmtBackend, SmtError, SolverFactory, Term};
@@ -14,7 +15,12 @@ use std::collections::{HashMap, HashSet};
 #[derive(Clone)]
 struct Frame {
     ret_point: NodeId,
+    /// Visits of each node in this activation (what the accelerated alternatives read).
     visits: HashMap<NodeId, u32>,
+    /// Visits of each loop head in the current entry into its loop: the bound.
+    entries: HashMap<NodeId, u32>,
+    /// The node this activation stepped from last.
+    prev: Option<NodeId>,
     /// The accelerated alternatives (their `$n >= 1` branches) this frame has taken.
     accelerated: Vec<NodeId>,
     /// The last one taken: its head's first count node and that node's visit.
@@ -50,6 +56,8 @@ struct Explorer<'a, 's> {
     /// tests every check anyway, so a jump proves nothing and finds no error it does not,
     /// and offered at each arrival it doubles the paths.
     skip_branches: HashSet<NodeId>,
+    /// The weak topological order of each procedure: its loops, by their heads.
+    wtos: HashMap<ProcId, Wto>,
     smt: &'s mut dyn SmtBackend,
     level: usize,
     k: u32,
@@ -102,6 +110,12 @@ pub(super) fn explore(
                 _ => None,
             })
             .collect(),
+        wtos: loaded
+            .cfg
+            .procs
+            .iter_enumerated()
+            .map(|(p, pr)| (p, Wto::new(&loaded.cfg, pr.entry)))
+            .collect(),
         smt,
         level: 0,
         k,
@@ -140,6 +154,8 @@ fn explore_with<'a>(
         frames: vec![Frame {
             ret_point: ERROR_NODE,
             visits: HashMap::new(),
+            entries: HashMap::new(),
+            prev: None,
             accelerated: Vec::new(),
             last_accel: None,
             follow: None,
@@ -194,6 +210,47 @@ fn explore_with<'a>(
 }
 
 impl<'a> Explorer<'a, '_> {
+    /// The bound at `n`, stepped into by `frame`'s activation: a loop head is entered at
+    /// most `K + 1` times per entry into its loop (`K` iterations and the exit test; the
+    /// count restarts when control enters the loop from outside, as CBMC unwinds). Every
+    /// cycle passes a loop head of the weak topological order, so this bounds every path.
+    /// A node outside the order (none is, from the procedure's entry) is bounded per
+    /// activation instead. Why, when the bound is hit.
+    fn bound(&self, frame: &mut Frame, n: NodeId, loaded: &Loaded) -> Option<String> {
+        let cfg = self.cfg;
+        let limit = self.k.saturating_add(1);
+        let line = || loaded.file.line_col(cfg.nodes[n].span.start).line;
+        let wto = cfg.nodes[n].proc.and_then(|p| self.wtos.get(&p));
+        let Some(loops) = wto.and_then(|w| w.loops.get(&n)) else {
+            return (frame.visits.get(&n).copied().unwrap_or(0) > limit).then(|| {
+                format!(
+                    "a feasible path executes the statement at line {} more than {limit} times",
+                    line()
+                )
+            });
+        };
+        // The loops entered by this step (from outside them): their counts restart.
+        let before = frame
+            .prev
+            .and_then(|p| wto.and_then(|w| w.loops.get(&p)))
+            .map_or(&[][..], |v| v.as_slice());
+        for h in loops.iter().filter(|h| !before.contains(h)) {
+            frame.entries.remove(h);
+        }
+        frame.prev = Some(n);
+        if loops.last() != Some(&n) {
+            return None;
+        }
+        let c = frame.entries.entry(n).or_insert(0);
+        *c += 1;
+        (*c > limit).then(|| {
+            format!(
+                "a feasible path enters the loop at line {} more than {limit} times",
+                line()
+            )
+        })
+    }
+
     /// Whether stepping into `n` completes one more iteration of the loop path the frame
     /// has just accelerated. Such a path is dropped: the closure is exact and its guard
     /// convex, so the same state is reached by the alternative with one more iteration.
@@ -320,14 +377,9 @@ impl<'a> Explorer<'a, '_> {
                 report.paths += 1;
                 return Ok(Step::Continue);
             }
-            let c = frame.visits.entry(n).or_insert(0);
-            *c += 1;
-            if *c > self.k.saturating_add(1) {
-                let line = loaded.file.line_col(cfg.nodes[n].span.start).line;
-                return Ok(Step::Bound(format!(
-                    "a feasible path executes the statement at line {line} more than {} times",
-                    self.k.saturating_add(1)
-                )));
+            *frame.visits.entry(n).or_insert(0) += 1;
+            if let Some(why) = self.bound(frame, n, loaded) {
+                return Ok(Step::Bound(why));
             }
             let step = path.len();
             path.push(n);
@@ -399,6 +451,8 @@ impl<'a> Explorer<'a, '_> {
                     st.frames.push(Frame {
                         ret_point: *ret_point,
                         visits: HashMap::new(),
+                        entries: HashMap::new(),
+                        prev: None,
                         accelerated: Vec::new(),
                         last_accel: None,
                         follow: None,

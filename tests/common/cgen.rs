@@ -121,7 +121,10 @@ impl Gen {
         } else {
             let _ = writeln!(out, "{ind}{target} = __VERIFIER_nondet_int();");
         }
-        let _ = writeln!(out, "{ind}if (!({lo} <= {target} && {target} <= {hi})) return{ret};");
+        let _ = writeln!(
+            out,
+            "{ind}if (!({lo} <= {target} && {target} <= {hi})) return{ret};"
+        );
     }
 
     fn call(&mut self) -> Option<String> {
