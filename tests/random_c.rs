@@ -8,8 +8,10 @@
 //!   (runs of the program's in-range twin);
 //! - every UNSAFE comes with inputs that drive the interpreter to an error.
 //!
-//! `LPMC_RANDOM_C_CASES` sets the number of programs (a fixed-seed sample by default);
-//! `LPMC_RANDOM_C_FIRST` the first seed.
+//! `LPMC_RANDOM_C_CASES` sets the number of programs (a fixed-seed sample of 40 by
+//! default), `LPMC_RANDOM_C_FIRST` the first seed, `LPMC_RANDOM_C_TIMEOUT` the time
+//! limit of one check in seconds (5; a safety net, UNKNOWN is accepted). 1,000 programs
+//! from seed 230 (about 25 minutes) gave no failure.
 
 mod common;
 
@@ -18,7 +20,7 @@ use lpmc::{CheckOptions, Outcome, SourceFile};
 use num_bigint::BigInt;
 
 /// Programs per CI run.
-const CASES: u64 = 120;
+const CASES: u64 = 40;
 /// In-range runs of each program's twin.
 const RUNS: u64 = 40;
 
@@ -64,7 +66,7 @@ fn every_proof_on_random_c_programs_is_certified_and_agrees_with_in_range_runs()
         // either is UNKNOWN, which this test accepts; its assertions are about the
         // answers given.
         let opts = CheckOptions {
-            timeout_s: Some(60.0),
+            timeout_s: Some(env_u64("LPMC_RANDOM_C_TIMEOUT", 5) as f64),
             memory_mb: common::TEST_MEMORY_MB,
             max_refinements: Some(10),
             budget: Some(lpmc::Budget {

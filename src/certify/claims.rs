@@ -78,6 +78,7 @@ pub(super) fn ghost_range(bounds: &[Option<u64>], ks: &[Term]) -> Term {
 impl Enc<'_> {
     /// The claims at a point as one term (their conjunction).
     pub(super) fn claims(&mut self, cs: &[Claim], vars: &[VarInfo], env: &Env) -> R<Term> {
+        self.unknowns.clear();
         let mut ts = Vec::with_capacity(cs.len());
         for c in cs {
             ts.push(self.claim(c, vars, env)?);
@@ -152,11 +153,21 @@ impl Enc<'_> {
     }
 
     /// The value a term of a formula names in the environment; a fresh value when it
-    /// names nothing of the program (a temporary of P̂).
+    /// names nothing of the state (a temporary of P̂, a local of another procedure, the
+    /// entry value of a local), the same one for each of its occurrences in the claims
+    /// being encoded.
     fn term(&mut self, t: &ITerm, vars: &[VarInfo], env: &Env) -> R<Term> {
         let cfg = self.cfg;
         let v = VarId(t.var);
-        let unknown = |e: &mut Enc| e.fresh("unknown", Sort::Int);
+        let key = (t.var, t.entry);
+        let unknown = |e: &mut Enc| -> R<Term> {
+            if let Some(x) = e.unknowns.get(&key) {
+                return Ok(x.clone());
+            }
+            let x = e.fresh("unknown", Sort::Int)?;
+            e.unknowns.insert(key, x.clone());
+            Ok(x)
+        };
         let state = if t.entry { env.entry } else { env.cur };
         if (v.0 as usize) < cfg.vars.len() {
             if t.entry && !entry_var(cfg, env.proc, v) {

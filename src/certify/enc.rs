@@ -127,6 +127,9 @@ pub(super) struct Enc<'a> {
     /// undefined out of range fits where it is evaluated (an execution where it does not
     /// ends without a verdict, so it is no execution to certify).
     side: Vec<Term>,
+    /// The value of each variable a claim names outside the state (`(variable, entry)`):
+    /// one symbol per claim, so that `n ≤ 0 ∨ n ≥ 1` over a callee's local stays true.
+    pub(super) unknowns: BTreeMap<(u32, bool), Term>,
 }
 
 fn in_range(index: &Term, size: &Term) -> Term {
@@ -158,6 +161,7 @@ impl<'a> Enc<'a> {
             reads: Vec::new(),
             evaluated: Vec::new(),
             side: Vec::new(),
+            unknowns: BTreeMap::new(),
         }
     }
 
