@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 mod draws;
-pub(crate) use draws::{learn as learn_draws, InRange};
+pub(crate) use draws::{learn as learn_draws, DrawRanges, InRange};
 
 /// The settings of a search.
 #[derive(Clone, Debug)]
