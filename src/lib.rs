@@ -176,7 +176,7 @@ pub use crate::iteration::{
 };
 pub use crate::portfolio::certified;
 pub use crate::portfolio::{check as portfolio, EngineChoice};
-pub use crate::run::{run_inputs, run_random, RunOutcome, RunReport};
+pub use crate::run::{run_inputs, run_random, RandomRuns, RunOutcome, RunReport};
 
 // Horn clauses.
 pub use crate::horn::{horn, Cells, Horn, HornOptions};

@@ -802,9 +802,10 @@ fn run_cmd(
         }
         (None, Some(n)) => {
             let mut out = Vec::new();
+            let random = lpmc::RandomRuns::new(&loaded);
             for i in 0..n {
                 let s = seed.wrapping_add(i);
-                let r = lpmc::run_random(&loaded, s, max_steps);
+                let r = random.run(s, max_steps);
                 out.push((format!("seed {s}"), r));
                 if r.outcome.is_error() {
                     break;

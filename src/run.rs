@@ -5,6 +5,7 @@
 use crate::frontend::Loaded;
 use crate::ids::NodeId;
 use crate::interp::{self, Limits, ListOracle, Outcome, RandomOracle};
+use crate::search::{self, DrawRanges, InRange};
 use num_bigint::BigInt;
 
 /// How a concrete run ended.
@@ -18,10 +19,12 @@ pub enum RunOutcome {
     },
     /// `main` returned, or `abort()`/`exit()` was called.
     Finished,
-    /// An assumption was false at this line: the execution is not considered.
+    /// An assumption was false at this line and column: the execution is not considered.
     Blocked {
         /// Its line.
         line: u32,
+        /// Its column (1-based), where the assumption's statement starts.
+        column: u32,
     },
     /// A signed arithmetic result at this line was out of its type's range, which C
     /// leaves undefined: the execution stops there without a verdict.
@@ -52,8 +55,8 @@ impl RunOutcome {
         match self {
             RunOutcome::Error { line } => format!("error reached at line {line}"),
             RunOutcome::Finished => "finished without error".to_string(),
-            RunOutcome::Blocked { line } => {
-                format!("stopped by a false assumption at line {line}")
+            RunOutcome::Blocked { line, column } => {
+                format!("stopped by a false assumption at line {line}, column {column}")
             }
             RunOutcome::Undefined { line } => format!(
                 "stopped by undefined behaviour: a signed integer overflow at line {line} \
@@ -79,12 +82,16 @@ pub struct RunReport {
 }
 
 fn report(loaded: &Loaded, r: interp::Run) -> RunReport {
-    let line = |n: NodeId| loaded.file.line_col(loaded.cfg.nodes[n].span.start).line;
+    let pos = |n: NodeId| loaded.file.line_col(loaded.cfg.nodes[n].span.start);
+    let line = |n: NodeId| pos(n).line;
     RunReport {
         outcome: match r.outcome {
             Outcome::Error { at } => RunOutcome::Error { line: line(at) },
             Outcome::Finished => RunOutcome::Finished,
-            Outcome::Blocked { at } => RunOutcome::Blocked { line: line(at) },
+            Outcome::Blocked { at } => RunOutcome::Blocked {
+                line: pos(at).line,
+                column: pos(at).col,
+            },
             Outcome::Undefined { at } => RunOutcome::Undefined { line: line(at) },
             Outcome::OutOfBounds { at } => RunOutcome::OutOfBounds { line: line(at) },
             Outcome::StepLimit => RunOutcome::StepLimit,
@@ -113,13 +120,38 @@ pub fn run_inputs(loaded: &Loaded, inputs: Vec<BigInt>, max_steps: usize) -> Run
     report(loaded, r)
 }
 
-/// Run with values from a random source seeded with `seed`.
+/// How far from its end a value of a learned range open on one side lies, in a random
+/// run (the random source's own values are mostly within ±20).
+const SPREAD: u64 = 20;
+
+/// Runs of one program with values from seeded random sources. A draw that a later
+/// assumption bounds is answered inside the bound most of the time (as in the search: see
+/// `search::draws`), so a run that draws in a loop gets past its checks; the bounds are
+/// learned once, for all the runs.
+pub struct RandomRuns<'a> {
+    loaded: &'a Loaded,
+    ranges: DrawRanges,
+}
+
+impl<'a> RandomRuns<'a> {
+    /// Learn the ranges of the program's draws.
+    pub fn new(loaded: &'a Loaded) -> RandomRuns<'a> {
+        let dict = search::dictionary(&loaded.cfg);
+        RandomRuns {
+            loaded,
+            ranges: search::learn_draws(&loaded.cfg, &dict),
+        }
+    }
+
+    /// The run with the random source seeded with `seed`.
+    pub fn run(&self, seed: u64, max_steps: usize) -> RunReport {
+        let mut oracle = InRange::new(RandomOracle::new(seed), &self.ranges, seed, SPREAD);
+        let r = interp::run(&self.loaded.cfg, &mut oracle, limits(max_steps), false);
+        report(self.loaded, r)
+    }
+}
+
+/// Run with values from a random source seeded with `seed` ([`RandomRuns`], for one run).
 pub fn run_random(loaded: &Loaded, seed: u64, max_steps: usize) -> RunReport {
-    let r = interp::run(
-        &loaded.cfg,
-        &mut RandomOracle::new(seed),
-        limits(max_steps),
-        false,
-    );
-    report(loaded, r)
+    RandomRuns::new(loaded).run(seed, max_steps)
 }

@@ -7,6 +7,9 @@
 //! sizes and 0, mixed with small values first and wider ones later, over several seeds.
 //! Values asked for a variable of a bounded type (a C integer, `_Bool`, an unsigned
 //! nondet) are fitted to its range, so runs are rarely blocked by the range assumptions.
+//! A draw that a later assumption bounds (`if (!(-8 <= y && y <= -3)) return 0;`,
+//! `assume(0 < y)`) is answered inside the bound most of the time ([`draws`]), so runs
+//! that draw in a loop get past their checks.
 //!
 //! Runs are bounded in steps (a bound that grows) and by the deadline (polled between
 //! runs). A run that reaches an error location is run once more with a recording oracle
@@ -25,6 +28,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
+
+mod draws;
+pub(crate) use draws::{learn as learn_draws, DrawRanges, InRange};
 
 /// The settings of a search.
 #[derive(Clone, Debug)]
@@ -134,22 +140,22 @@ impl GuidedOracle<'_> {
         }
         BigInt::from(self.rng.gen_range(-1_000_000i64..=1_000_000))
     }
+}
 
-    /// The range a value at this site is assumed to lie in: the target of a havoc
-    /// `t = u` (a ranged nondet value, an uninitialised C variable).
-    fn range_at(&self, node: NodeId, site: Site) -> Range {
-        match site {
-            Site::Uninit(v) => self.cfg.vars[v].range,
-            Site::Undef(0) => match self.cfg.nodes.get(node).map(|n| &n.kind) {
-                Some(NodeKind::Assign { lhs, rhs, .. })
-                    if lhs.len() == 1 && rhs.first() == Some(&Expr::Undef) =>
-                {
-                    self.cfg.vars[lhs[0]].range
-                }
-                _ => Range::Any,
-            },
+/// The range a value at this site is assumed to lie in: the target of a havoc `t = u` (a
+/// ranged nondet value, an uninitialised C variable).
+fn range_at(cfg: &Cfg, node: NodeId, site: Site) -> Range {
+    match site {
+        Site::Uninit(v) => cfg.vars[v].range,
+        Site::Undef(0) => match cfg.nodes.get(node).map(|n| &n.kind) {
+            Some(NodeKind::Assign { lhs, rhs, .. })
+                if lhs.len() == 1 && rhs.first() == Some(&Expr::Undef) =>
+            {
+                cfg.vars[lhs[0]].range
+            }
             _ => Range::Any,
-        }
+        },
+        _ => Range::Any,
     }
 }
 
@@ -164,7 +170,7 @@ fn fit(r: Range, v: BigInt) -> BigInt {
 impl Oracle for GuidedOracle<'_> {
     fn undef(&mut self, _: usize, node: NodeId, site: Site) -> BigInt {
         let v = self.draw();
-        fit(self.range_at(node, site), v)
+        fit(range_at(self.cfg, node, site), v)
     }
     /// An accelerated loop's count: mostly the greatest its guard allows (the loop runs
     /// up to its next phase, its exit or the iteration before an error), sometimes the
@@ -228,9 +234,11 @@ fn one_run<O: Oracle + Clone>(
 
 /// Search for an execution that reaches an error location until the deadline (or the run
 /// budget) ends it. Run [`ZERO_RUN`] answers every query with 0; the others use the
-/// guided oracle with seed `opts.seed + run`.
+/// guided oracle with seed `opts.seed + run`, inside the learned ranges of the draws
+/// ([`draws`]) most of the time.
 pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> SearchResult {
     let dict = dictionary(cfg);
+    let ranges = learn_draws(cfg, &dict);
     let start = Instant::now();
     let mut yielding = false;
     let mut runs = 0u64;
@@ -257,15 +265,23 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
         let (outcome, found) = if runs == ZERO_RUN {
             one_run(cfg, interp::ListOracle::new(Vec::new()), limits)
         } else {
+            let seed = opts.seed.wrapping_add(runs);
+            // Small values first: ±2 at first, up to ±1000.
+            let small = (2 + (runs as i64) / 4).min(1000);
             let oracle = GuidedOracle {
                 cfg,
                 dict: &dict,
-                rng: SmallRng::seed_from_u64(opts.seed.wrapping_add(runs)),
-                // Small values first: ±2 at first, up to ±1000.
-                small: (2 + (runs as i64) / 4).min(1000),
+                rng: SmallRng::seed_from_u64(seed),
+                small,
                 p_dict: if runs % 2 == 0 { 0.6 } else { 0.3 },
             };
-            one_run(cfg, oracle, limits)
+            // A value of a range open on one side lies as far from its end as the small
+            // values from 0.
+            one_run(
+                cfg,
+                InRange::new(oracle, &ranges, seed, small as u64),
+                limits,
+            )
         };
         let hit_limit = outcome == Outcome::StepLimit;
         runs += 1;
@@ -391,4 +407,230 @@ mod tests {
             "{r:?}"
         );
     }
+}
+
+/// The ranges learned for draws ([`draws`]) and the search through them.
+#[cfg(test)]
+mod draw_tests {
+    use super::*;
+    use crate::diag::SourceFile;
+    use crate::frontend::load;
+    use crate::interp::ListOracle;
+    use crate::testutil::{header, lp_dir, sources};
+    use num_traits::ToPrimitive;
+
+    type Learned = Vec<(Option<i64>, Option<i64>)>;
+
+    fn cfg_of(name: &str, src: &str) -> Cfg {
+        load(SourceFile::new(name, src)).unwrap().cfg
+    }
+
+    /// The ranges learned for the draws of a program, in node order, as `(lo, hi)`.
+    fn learned(name: &str, src: &str) -> Learned {
+        let c = cfg_of(name, src);
+        let num = |v: &Option<BigInt>| v.as_ref().map(|v| v.to_i64().unwrap());
+        learn_draws(&c, &dictionary(&c))
+            .iter()
+            .map(|(_, r)| (num(&r.lo), num(&r.hi)))
+            .collect()
+    }
+
+    /// A C program drawing `y` in a loop of 5, checked by `check` (statements), adding it
+    /// to `s`, with an error when `s < -20`.
+    fn c_loop(check: &str) -> String {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);
+             extern void abort(void);
+             extern void __VERIFIER_assume(int);
+             void reach_error(void) {{}}
+             int main(void) {{
+               int s = 0;
+               for (int i = 0; i < 5; i++) {{
+                 int y = __VERIFIER_nondet_int();
+                 {check}
+                 s = s + y;
+               }}
+               if (s < -20) reach_error();
+               return 0;
+             }}"
+        )
+    }
+
+    #[test]
+    fn an_assume_bounds_the_draw_before_it() {
+        let src = "void main() { int x, s; s = 0; x = u; assume(3 <= x && x <= 9); \
+                   if (x + s == 7) { ERROR: ; } }";
+        assert_eq!(learned("t.lp", src), [(Some(3), Some(9))]);
+        let c = c_loop("__VERIFIER_assume(-8 <= y && y < -2);");
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+        // `assume(y == 4)`, and `2·y ≤ 9` in ℤ: y ≤ 4.
+        let c = c_loop("__VERIFIER_assume(y == -4);");
+        assert_eq!(learned("t.c", &c), [(Some(-4), Some(-4))]);
+        let src = "void main() { int x, s; x = u; assume(2 * x <= 9); assume(x > -3); \
+                   if (x == s) { ERROR: ; } }";
+        assert_eq!(learned("t.lp", src), [(Some(-2), Some(4))]);
+        // The error's own test bounds the draw like any other whose other side ends the
+        // run: only 1 reaches it.
+        let src = "void main() { int x; x = u; if (x == 1) { ERROR: ; } }";
+        assert_eq!(learned("t.lp", src), [(Some(1), Some(1))]);
+    }
+
+    #[test]
+    fn a_negated_range_test_that_returns_bounds_the_draw() {
+        let c = c_loop("if (!(-8 <= y && y <= -3)) return 0;");
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+        // The same as a disjunction of the failures, ending in `abort()`.
+        let c = c_loop("if (y < -8 || y > -3) abort();");
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+        // Two one-sided tests one after the other.
+        let c = c_loop("if (y < -8) return 0; if (y >= -2) return 0;");
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+    }
+
+    #[test]
+    fn a_one_sided_test_bounds_one_side() {
+        // The int's own upper end narrows nothing: the range stays open above.
+        let c = c_loop("if (y < -8) return 0;");
+        assert_eq!(learned("t.c", &c), [(Some(-8), None)]);
+        let c = c_loop("if (y > -3) return 0;");
+        assert_eq!(learned("t.c", &c), [(None, Some(-3))]);
+        let src = "void main() { int x, s; x = u; if (x <= 0) { skip; } else { \
+                   if (x == s) { ERROR: ; } } }";
+        assert_eq!(learned("t.lp", src), [(Some(1), None)]);
+    }
+
+    #[test]
+    fn a_test_after_unrelated_statements_bounds_the_draw() {
+        let c = c_loop("int z = s * 2; s = s + 1; s = s - 1; if (!(-8 <= y && y <= -3)) return 0;");
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+        // Through a copy, and past a branch on something else whose sides both test it.
+        let c = c_loop(
+            "int w = y; if (i == 2) { s = s + 0; } if (w > -3) return 0; if (w < -8) return 0;",
+        );
+        assert_eq!(learned("t.c", &c), [(Some(-8), Some(-3))]);
+    }
+
+    #[test]
+    fn a_test_whose_failing_side_reaches_the_error_bounds_nothing() {
+        // The values the test rejects lead to an error too.
+        let c = c_loop("if (!(-8 <= y && y <= -3)) { if (s == -7) reach_error(); return 0; }");
+        assert_eq!(learned("t.c", &c), []);
+        // `break` leaves the loop for the check after it.
+        let c = c_loop("if (!(-8 <= y && y <= -3)) break;");
+        assert_eq!(learned("t.c", &c), []);
+        // The draw is redefined before the test: the test is about another value.
+        let c = c_loop("y = s; if (!(-8 <= y && y <= -3)) return 0;");
+        assert_eq!(learned("t.c", &c), []);
+        // A test of the draw against another variable bounds nothing.
+        let c = c_loop("if (y < s - 8) return 0;");
+        assert_eq!(learned("t.c", &c), []);
+    }
+
+    #[test]
+    fn a_return_from_a_procedure_does_not_end_the_run() {
+        // `get` gives up on a negative value by returning 0, and the caller goes on to
+        // the error with it: nothing learned.
+        let get = |give_up: &str| {
+            format!(
+                "extern int __VERIFIER_nondet_int(void);
+                 extern void abort(void);
+                 void reach_error(void) {{}}
+                 int get(void) {{ int y = __VERIFIER_nondet_int(); if (y < 0) {give_up}; return y; }}
+                 int main(void) {{
+                   int s = __VERIFIER_nondet_int(); int v = get();
+                   if (v == s) reach_error();
+                   return 0;
+                 }}"
+            )
+        };
+        assert_eq!(learned("t.c", &get("return 0")), []);
+        assert_eq!(learned("t.c", &get("abort()")), [(Some(0), None)]);
+        // The caller's own test counts: values above 4 never reach the error.
+        let src = "extern int __VERIFIER_nondet_int(void);
+                   void reach_error(void) {}
+                   int get(void) { int y = __VERIFIER_nondet_int(); if (y < 0) return -1; return y; }
+                   int main(void) { int v = get(); if (v < 5) reach_error(); return 0; }";
+        assert_eq!(learned("t.c", src), [(None, Some(4))]);
+        // A value drawn in a callee and tested by its caller, and one whose callee aborts.
+        let src = "extern int __VERIFIER_nondet_int(void);
+                   extern void abort(void);
+                   void reach_error(void) {}
+                   int get(void) { return __VERIFIER_nondet_int(); }
+                   int pick(void) { int v = __VERIFIER_nondet_int(); if (v > 6) abort(); return v; }
+                   int main(void) {
+                     int d = get();
+                     if (!(3 <= d && d <= 9)) return 0;
+                     int e = pick();
+                     if (d + e == 17) reach_error();
+                     return 0;
+                   }";
+        assert_eq!(learned("t.c", src), [(Some(3), Some(9)), (None, Some(6))]);
+    }
+
+    #[test]
+    fn two_draws_in_one_loop_get_their_own_ranges() {
+        let c = c_loop("if (y < -8 || y > -3) return 0; int x = __VERIFIER_nondet_int(); if (x < 10) return 0; if (x > 20) return 0; s = s + x;");
+        assert_eq!(
+            learned("t.c", &c),
+            [(Some(-8), Some(-3)), (Some(10), Some(20))]
+        );
+    }
+
+    #[test]
+    fn draws_are_mostly_inside_the_range() {
+        let c = cfg_of("t.c", &c_loop("if (!(-8 <= y && y <= -3)) return 0;"));
+        let ranges = learn_draws(&c, &dictionary(&c));
+        let (node, range) = ranges.iter().next().unwrap();
+        let (mut inside, mut ends, mut consts) = (0, 0, 0);
+        // Run 0 draws inside 3 times in 4; the inner oracle answers 0, outside.
+        let mut o = InRange::new(ListOracle::new(Vec::new()), &ranges, 0, 2);
+        for _ in 0..4000 {
+            let v = o.undef(0, node, Site::Undef(0)).to_i64().unwrap();
+            if (-8..=-3).contains(&v) {
+                inside += 1;
+                ends += i32::from(v == -8 || v == -3);
+                consts += i32::from(v == -4 || v == -7);
+            } else {
+                assert_eq!(v, 0);
+            }
+        }
+        assert!((2800..3200).contains(&inside), "{inside} of 4000 inside");
+        assert!(
+            ends > 500 && consts > 200,
+            "{ends} ends, {consts} constants"
+        );
+        assert!(range.consts.contains(&BigInt::from(-7)));
+        // Another site (an array cell, the uninitialised) goes to the inner oracle.
+        assert_eq!(o.undef(0, node, Site::Undef(1)), BigInt::from(0));
+    }
+
+    /// lp-programs/search: bugs reached by most runs whose draws pass their checks; the
+    /// search finds each within a budget of runs (not of time) and its trace replays.
+    #[test]
+    fn the_search_finds_the_ranged_draw_programs_within_a_budget_of_runs() {
+        let progs = sources(&lp_dir().join("search"));
+        assert!(progs.len() >= 4, "{progs:?}");
+        for p in progs {
+            assert_eq!(
+                header(&p, "expect").as_deref(),
+                Some("unsafe"),
+                "{}",
+                p.display()
+            );
+            let c = crate::frontend::load_path(&p).unwrap().cfg;
+            let opts = SearchOptions {
+                max_runs: Some(SEARCH_BUDGET),
+                ..SearchOptions::default()
+            };
+            match search_within(&c, &opts, &Deadline::none()) {
+                SearchResult::Found { trace, witness } => {
+                    trace::replay(&c, &trace, &witness).unwrap();
+                }
+                other => panic!("{}: {other:?}", p.display()),
+            }
+        }
+    }
+
+    /// Runs of the search on lp-programs/search.
+    const SEARCH_BUDGET: u64 = 300;
 }

@@ -1003,7 +1003,7 @@ fn compare_runs(p: &Program, loaded: &[Loaded; 4], inputs: &[i64]) -> (RunOutcom
     // The guarded program stops at a guard exactly where the program accesses an array
     // out of bounds, and only there.
     let want_u = match r {
-        RunOutcome::Blocked { line } if p.guard_lines.contains(&line) => {
+        RunOutcome::Blocked { line, .. } if p.guard_lines.contains(&line) => {
             RunOutcome::OutOfBounds { line }
         }
         o => o,
