@@ -5,7 +5,7 @@
 //! types (read as the identity: invariants are read over mathematical integers).
 
 use crate::cfg::Cfg;
-use crate::ids::{ProcId, VarId};
+use crate::ids::ProcId;
 use crate::sema::{CmpOp, Expr};
 use num_bigint::BigInt;
 
@@ -15,7 +15,7 @@ struct P<'a> {
     cfg: &'a Cfg,
     proc: ProcId,
     /// What `\result` reads (a `function_return` waypoint's returned value).
-    result: Option<VarId>,
+    result: Option<Expr>,
 }
 
 type R<T> = Result<T, String>;
@@ -25,13 +25,12 @@ pub(super) fn parse(cfg: &Cfg, proc: ProcId, text: &str) -> R<Expr> {
     parse_with_result(cfg, proc, text, None)
 }
 
-/// [`parse`], with `\result` read as the variable `result` (none: `\result` is not
-/// in scope).
+/// [`parse`], with `\result` read as `result` (none: `\result` is not in scope).
 pub(super) fn parse_with_result(
     cfg: &Cfg,
     proc: ProcId,
     text: &str,
-    result: Option<VarId>,
+    result: Option<Expr>,
 ) -> R<Expr> {
     let mut p = P {
         s: text.as_bytes(),
@@ -260,7 +259,7 @@ impl P<'_> {
             self.i += "\\result".len();
             return self
                 .result
-                .map(Expr::Var)
+                .clone()
                 .ok_or_else(|| "`\\result` outside a function_return waypoint".to_string());
         }
         let name = self.ident();

@@ -8,8 +8,11 @@
 //!   a call's return or a nondeterministic draw), while the counter is that waypoint's
 //!   segment `k`: an `avoid` waypoint whose condition holds blocks the run
 //!   (`assume(0)`); a `follow` waypoint whose condition holds ends the segment
-//!   (`#segment = k + 1`). All checks at one point read the counter as it was when the
-//!   run arrived there, so one step passes at most one waypoint.
+//!   (`#segment = k + 1`). The checks at one point read the counter as it was when the
+//!   run arrived there, so one step passes at most one waypoint, except assumptions:
+//!   consecutive segments whose `follow` waypoints are assumptions at one point (`a[0] ==
+//!   3`, then `a[1] == 5`, as witnesses give several values at one statement) are
+//!   passed together when all hold.
 //! - The format lets a run pass a `follow` waypoint's location without ending its
 //!   segment there (the run is cut into parts as some matching allows). Ending it at the
 //!   first chance is as good, unless the next segment has `avoid` waypoints (ending
@@ -37,6 +40,9 @@ struct Check {
     cond: Expr,
     /// Whether ending the segment here is a choice (see the module docs).
     choose: bool,
+    /// A `follow` assumption: the run may pass it in the same step as the previous
+    /// segment's (see the module docs).
+    assumption: bool,
 }
 
 /// The instrumented CFG and what the interpreter needs to replay it.
@@ -76,6 +82,7 @@ pub(super) fn instrument(
                     follow: w.follow,
                     cond,
                     choose: w.follow && choose,
+                    assumption: w.follow && w.kind == Kind::Assumption,
                 });
             }
         }
@@ -198,7 +205,12 @@ impl Builder {
         // leads to it (a witness may have thousands of segments at one point: a test per
         // segment in a row would cost the run that many steps at each pass).
         let mut acts: Vec<(usize, NodeId)> = Vec::new();
-        for (k, group) in by_seg {
+        // The actions of the segments whose follow waypoint here is an assumption.
+        let mut assumptions: BTreeMap<usize, NodeId> = BTreeMap::new();
+        for (k, group) in by_seg.into_iter().rev() {
+            // Where the run goes once segment k ends here: to segment k + 1's assumption
+            // at the same point, if there is one.
+            let after = assumptions.get(&(k + 1)).copied().unwrap_or(to);
             let mut act = to;
             for c in group.iter().rev() {
                 act = if c.follow {
@@ -208,7 +220,7 @@ impl Builder {
                         NodeKind::Assign {
                             lhs: vec![counter],
                             rhs: vec![Expr::int(k as i64 + 1)],
-                            next: to,
+                            next: after,
                         },
                     );
                     if c.choose {
@@ -269,8 +281,12 @@ impl Builder {
                     )
                 };
             }
+            if group.iter().any(|c| c.assumption) {
+                assumptions.insert(k, act);
+            }
             acts.push((k, act));
         }
+        acts.reverse();
         let head = self.tree(&acts, counter, to, proc, span);
         match point {
             Point::Before(n) => {
@@ -323,11 +339,7 @@ impl Builder {
                 let (lo, hi) = acts.split_at(acts.len() / 2);
                 let below = self.tree(lo, counter, to, proc, span);
                 let above = self.tree(hi, counter, to, proc, span);
-                let cond = Expr::Cmp(
-                    CmpOp::Lt,
-                    var(counter),
-                    Box::new(Expr::int(hi[0].0 as i64)),
-                );
+                let cond = Expr::Cmp(CmpOp::Lt, var(counter), Box::new(Expr::int(hi[0].0 as i64)));
                 self.node(
                     proc,
                     span,

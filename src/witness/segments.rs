@@ -203,11 +203,14 @@ pub(super) struct Placed {
     pub cond: Expr,
 }
 
+/// A statement's first and last position, each (line, column).
+type Extent = ((u32, u32), (u32, u32));
+
 /// The locations of a loaded program's nodes.
 pub(super) struct Locator<'a> {
     loaded: &'a Loaded,
     /// Each node's span start and end as (line, column); `None` for node 0.
-    at: Vec<Option<((u32, u32), (u32, u32))>>,
+    at: Vec<Option<Extent>>,
     /// The program's file name (for the waypoints' `file_name`).
     program: String,
     /// The nodes a waypoint may name ([`Locator::statement_nodes`]).
@@ -226,7 +229,7 @@ fn stem(name: &str) -> String {
 impl<'a> Locator<'a> {
     pub fn new(loaded: &'a Loaded, program: &std::path::Path) -> Locator<'a> {
         let cfg = &loaded.cfg;
-        let at: Vec<Option<((u32, u32), (u32, u32))>> = cfg
+        let at: Vec<Option<Extent>> = cfg
             .nodes
             .indices()
             .map(|n| {
@@ -386,7 +389,11 @@ impl<'a> Locator<'a> {
             if group.contains(&n) {
                 continue;
             }
-            entered.extend(intra_succs(cfg, n).into_iter().filter(|s| group.contains(s)));
+            entered.extend(
+                intra_succs(cfg, n)
+                    .into_iter()
+                    .filter(|s| group.contains(s)),
+            );
         }
         for p in cfg.procs.iter() {
             if group.contains(&p.entry) {
@@ -419,7 +426,7 @@ impl<'a> Locator<'a> {
         w: &Waypoint,
         n: NodeId,
         text: &str,
-        result: Option<VarId>,
+        result: Option<Expr>,
     ) -> Result<Expr, WitnessProblem> {
         let Some(proc) = self.cfg().nodes[n].proc else {
             return Err(self.no_match(w, "statement"));
@@ -434,7 +441,7 @@ impl<'a> Locator<'a> {
 
     /// A `function_return` at a call: after its return point, `\result` the returned
     /// value; at a nondeterministic value (`__VERIFIER_nondet_int()`, hoisted into
-    /// `t = u`): after the draw, `\result` the value drawn.
+    /// `t = u`, or `a[i] = u`): after the draw, `\result` the value drawn.
     fn function_return(&self, w: &Waypoint) -> Result<Vec<Placed>, WitnessProblem> {
         let cfg = self.cfg();
         let draws = self.on_line(w).filter(|n| draw(cfg, *n).is_some());
@@ -448,12 +455,14 @@ impl<'a> Locator<'a> {
             .into_iter()
             .map(|n| {
                 let (point, result) = match &cfg.nodes[n].kind {
-                    NodeKind::Call { ret_point, .. } => (Point::After(*ret_point), cfg.ret),
-                    _ => (Point::After(n), draw(cfg, n).expect("a draw")),
+                    NodeKind::Call { ret_point, .. } => {
+                        (Point::After(*ret_point), Some(Expr::Var(cfg.ret)))
+                    }
+                    _ => (Point::After(n), draw(cfg, n)),
                 };
                 Ok(Placed {
                     point,
-                    cond: self.parse(w, n, &text, Some(result))?,
+                    cond: self.parse(w, n, &text, result)?,
                 })
             })
             .collect()
@@ -569,7 +578,10 @@ impl<'a> Locator<'a> {
                 .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
                 .unwrap_or_else(|| Expr::int(1))
         } else {
-            let Ok(v) = value.trim_end_matches(['u', 'U', 'l', 'L']).parse::<BigInt>() else {
+            let Ok(v) = value
+                .trim_end_matches(['u', 'U', 'l', 'L'])
+                .parse::<BigInt>()
+            else {
                 return Err(WitnessProblem::Invalid(format!(
                     "the {}: a switch's branch is a case value or `default`, not `{value}`",
                     w.describe()
@@ -638,14 +650,28 @@ pub(super) fn intra_succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
     }
 }
 
-/// The variable of a draw `t = u`.
-pub(super) fn draw(cfg: &Cfg, n: NodeId) -> Option<VarId> {
+/// What a draw node (`t = u`, `a[i] = u`) sets: the value drawn, readable just after it.
+pub(super) fn draw(cfg: &Cfg, n: NodeId) -> Option<Expr> {
     match &cfg.nodes[n].kind {
         NodeKind::Assign { lhs, rhs, .. } if lhs.len() == 1 && rhs == &[Expr::Undef] => {
-            Some(lhs[0])
+            Some(Expr::Var(lhs[0]))
         }
+        // The index has no arbitrary value of its own and the write does not change it.
+        NodeKind::ArrayWrite {
+            array,
+            index,
+            value: Expr::Undef,
+            ..
+        } if !has_undef(index) => Some(Expr::Read(*array, Box::new(index.clone()))),
         _ => None,
     }
+}
+
+/// Whether `e` reads an arbitrary value `u`.
+fn has_undef(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Undef));
+    found
 }
 
 /// Whether `e` is a comparison of `t` with a constant (a `switch`'s case test).

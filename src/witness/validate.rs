@@ -362,11 +362,7 @@ fn violation(
         timeout_s,
         ..Default::default()
     };
-    let r = crate::portfolio::check(
-        &monitored,
-        &check_opts,
-        crate::portfolio::EngineChoice::All,
-    );
+    let r = crate::portfolio::check(&monitored, &check_opts, crate::portfolio::EngineChoice::All);
     Ok(match &r.outcome {
         crate::report::Outcome::Unsafe(c) => done(
             Confirmed,
@@ -406,7 +402,12 @@ fn inputs_text(c: &crate::report::Counterexample) -> String {
     if c.inputs.is_empty() {
         return String::new();
     }
-    let mut vs: Vec<String> = c.inputs.iter().take(SHOWN).map(|i| i.value.to_string()).collect();
+    let mut vs: Vec<String> = c
+        .inputs
+        .iter()
+        .take(SHOWN)
+        .map(|i| i.value.to_string())
+        .collect();
     if c.inputs.len() > SHOWN {
         vs.push("...".into());
     }
