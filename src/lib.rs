@@ -183,6 +183,6 @@ pub use crate::horn::{horn, Cells, Horn, HornOptions};
 
 // Witnesses.
 pub use crate::witness::{
-    correctness_witness, validate as validate_witness, violation_witness, witness_json, Validation,
-    ValidationVerdict, WitnessTask, SPECIFICATION,
+    correctness_witness, validate as validate_witness, violation_witness, witness_json,
+    InvalidWitness, ValidateOptions, Validation, ValidationVerdict, WitnessTask, SPECIFICATION,
 };

@@ -192,9 +192,11 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
     },
-    /// Validate an SV-COMP witness (format 2.0) of a program: a violation witness is
-    /// replayed by the interpreter, a correctness witness's invariants are certified
-    /// (initiation, consecution, safety). Exit 0 confirmed, 1 rejected, 20 unknown.
+    /// Validate an SV-COMP witness (format 2.0) of a program: a violation witness becomes
+    /// a monitor on the program (its segments of follow and avoid waypoints, its target)
+    /// and the engines search for a run it lets through; a correctness witness's
+    /// invariants are certified (initiation, consecution, safety). Exit 0 confirmed, 1
+    /// rejected, 20 unknown, 2 bad input (a waypoint at no location of the program).
     Validate {
         /// The program (.c, .i, .lp) or its task file (.yml).
         file: PathBuf,
@@ -632,7 +634,11 @@ fn validate_cmd(
     if front.property.is_none() {
         front.property = witness_property(&text).map(|p| PathBuf::from(p.name()));
     }
-    let (loaded, task) = match load_input(file, &front, color) {
+    // The program as written: a violation witness's monitor goes in before the loops
+    // are accelerated (validation accelerates them after, unless `--no-accel`).
+    let mut as_written = front.clone();
+    as_written.no_accel = true;
+    let (loaded, task) = match load_input(file, &as_written, color) {
         Ok(l) => l,
         Err(c) => return c,
     };
@@ -640,13 +646,24 @@ fn validate_cmd(
     let deadline = lpmc::Deadline::at(
         timeout.map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
     );
-    let v = lpmc::validate_witness(
+    let opts = lpmc::ValidateOptions {
+        accelerate: !front.no_accel,
+        jump_checks: front.jump_checks,
+    };
+    let v = match lpmc::validate_witness(
         &loaded,
         program,
         &text,
         &lpmc::smt::cvc5_solvers(),
         &deadline,
-    );
+        &opts,
+    ) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {}: {e}", witness.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
     if json {
         if let Err(c) = print_json(&v) {
             return c;

@@ -273,11 +273,15 @@ fn a_violation_witness_with_a_wrong_value_is_rejected() {
         "the witness itself is confirmed"
     );
     // `k = u` must draw 5 (the only index out of range) for the run to reach the
-    // error; with 3 the read is in range and equals 7.
+    // error; with 3 the read is in range and equals 7, and no run matches.
     let at = text
-        .rfind("k == 5")
-        .unwrap_or_else(|| panic!("no `k == 5`: {text}"));
-    let broken = format!("{}k == 3{}", &text[..at], &text[at + "k == 5".len()..]);
+        .rfind("result == 5")
+        .unwrap_or_else(|| panic!("no `\\result == 5`: {text}"));
+    let broken = format!(
+        "{}result == 3{}",
+        &text[..at],
+        &text[at + "result == 5".len()..]
+    );
     let (code, out) = validate(&file, &dir, &broken);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("REJECTED"), "{out}");
@@ -447,4 +451,120 @@ fn gsv2008s_safe_reason_fits_on_three_lines() {
         .find_map(|l| l.trim().strip_prefix("value: "))
         .unwrap_or_else(|| panic!("no invariant: {text}"));
     assert!(value.matches(" || ").count() <= 2, "{value}");
+}
+
+/// The hand-written violation witnesses of `tests/witnesses/` (programs with loops,
+/// branches, `switch`, `?:` and calls): each file's first line says whether it is valid
+/// (CONFIRMED, exit 0), invalid (REJECTED, exit 1) or bad input (a waypoint at no
+/// location of the program, exit 2). The programs are small enough that the bounded
+/// engine decides each monitored program in a few unwindings; the time limit is only a
+/// safety net.
+#[test]
+fn hand_written_violation_witnesses_are_confirmed_or_rejected_as_the_format_defines() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/witnesses");
+    let mut witnesses: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/witnesses")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yml"))
+        .collect();
+    witnesses.sort();
+    assert!(witnesses.len() >= 20, "{witnesses:?}");
+    let mut errors = Vec::new();
+    for w in &witnesses {
+        let text = std::fs::read_to_string(w).expect("reads");
+        let first = text.lines().next().unwrap_or_default();
+        let expected = if first.starts_with("# valid") {
+            0
+        } else if first.starts_with("# invalid") {
+            1
+        } else if first.starts_with("# bad input") {
+            2
+        } else {
+            panic!(
+                "{}: the first line says neither valid, invalid nor bad input",
+                w.display()
+            );
+        };
+        let program = text
+            .split("file_name: ")
+            .nth(1)
+            .and_then(|s| s.split([',', '}']).next())
+            .unwrap_or_else(|| panic!("{}: no file_name", w.display()));
+        let out = lpmc()
+            .args(["validate", "--timeout", "60", "--witness"])
+            .arg(w)
+            .arg(dir.join(program))
+            .output()
+            .expect("lpmc runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(expected) {
+            errors.push(format!(
+                "{}: exit {:?}, expected {expected}\n{stdout}{stderr}",
+                w.display(),
+                out.status.code()
+            ));
+        }
+        // Bad input names the waypoint by line and column.
+        if expected == 2 && !stderr.contains(" at 9:3 ") {
+            errors.push(format!("{}: {stderr}", w.display()));
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The issue's example: a branch-only witness whose run is not the one with every input 0
+/// is confirmed; one that leaves the loop at its first test (no `true` before the
+/// `false`, an `avoid` waypoint) is rejected.
+#[test]
+fn the_issues_example_is_decided_by_the_monitor_through_the_api() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/witnesses");
+    let program = dir.join("loops.c");
+    let loaded = lpmc::load_path_with(
+        &program,
+        &lpmc::LoadOptions {
+            no_accel: true,
+            ..Default::default()
+        },
+    )
+    .expect("loads");
+    let opts = lpmc::ValidateOptions {
+        accelerate: true,
+        jump_checks: false,
+    };
+    let solvers = lpmc::smt::cvc5_solvers();
+    let deadline = lpmc::Deadline::at(Some(
+        std::time::Instant::now() + std::time::Duration::from_secs(60),
+    ));
+    let check = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).expect("reads");
+        lpmc::validate_witness(&loaded, &program, &text, &solvers, &deadline, &opts)
+            .expect("a valid input")
+    };
+    let v = check("loops_branch_false_then_target_b.yml");
+    assert_eq!(
+        v.verdict,
+        lpmc::ValidationVerdict::Confirmed,
+        "{}",
+        v.reason
+    );
+    let v = check("loops_exit_at_first_test.yml");
+    assert_eq!(v.verdict, lpmc::ValidationVerdict::Rejected, "{}", v.reason);
+    let bad = check_bad(&loaded, &program, &dir.join("loops_no_such_location.yml"));
+    assert!(bad.contains("9:3"), "{bad}");
+}
+
+fn check_bad(loaded: &lpmc::Loaded, program: &Path, witness: &Path) -> String {
+    let text = std::fs::read_to_string(witness).expect("reads");
+    match lpmc::validate_witness(
+        loaded,
+        program,
+        &text,
+        &lpmc::smt::cvc5_solvers(),
+        &lpmc::Deadline::none(),
+        &lpmc::ValidateOptions::default(),
+    ) {
+        Err(e) => e.to_string(),
+        Ok(v) => panic!("accepted as input: {v:?}"),
+    }
 }

@@ -14,17 +14,30 @@ struct P<'a> {
     i: usize,
     cfg: &'a Cfg,
     proc: ProcId,
+    /// What `\result` reads (a `function_return` waypoint's returned value).
+    result: Option<Expr>,
 }
 
 type R<T> = Result<T, String>;
 
 /// Read `text` as an expression in the scope of procedure `proc`.
 pub(super) fn parse(cfg: &Cfg, proc: ProcId, text: &str) -> R<Expr> {
+    parse_with_result(cfg, proc, text, None)
+}
+
+/// [`parse`], with `\result` read as `result` (none: `\result` is not in scope).
+pub(super) fn parse_with_result(
+    cfg: &Cfg,
+    proc: ProcId,
+    text: &str,
+    result: Option<Expr>,
+) -> R<Expr> {
     let mut p = P {
         s: text.as_bytes(),
         i: 0,
         cfg,
         proc,
+        result,
     };
     let e = p.cond()?;
     p.ws();
@@ -241,6 +254,13 @@ impl P<'_> {
                 .parse::<BigInt>()
                 .map(Expr::Const)
                 .map_err(|e| e.to_string());
+        }
+        if self.s[self.i..].starts_with(b"\\result") {
+            self.i += "\\result".len();
+            return self
+                .result
+                .clone()
+                .ok_or_else(|| "`\\result` outside a function_return waypoint".to_string());
         }
         let name = self.ident();
         if name.is_empty() {

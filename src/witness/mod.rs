@@ -2,25 +2,31 @@
 //! `entry_type`, its `metadata` (format version, UUID, creation time, producer, task:
 //! input files with their SHA-256, specification, data model, language) and its
 //! `content`.
-//! - UNSAFE: a `violation_sequence`: segments of waypoints that follow the replayed run,
-//!   an `assumption` for each nondeterministic value (`x == 7`, at the statement after
-//!   the one that drew it), `function_enter`/`function_return` around the calls of
-//!   recursive procedures, and the `target` at the error location.
+//! - UNSAFE: a `violation_sequence`: segments of waypoints that follow the replayed run:
+//!   a `function_return` for each nondeterministic value (`\result == 7`, where it is
+//!   drawn), an `assumption` for each uninitialised variable's value (before the
+//!   statement that reads it) and each array cell's initial value (after the
+//!   declaration), `function_enter`/`function_return` around the calls of recursive
+//!   procedures, and the `target` at the error location. An input C has no name for (an
+//!   array read out of bounds under EUREKA's rule) is left to the validator's search.
 //! - SAFE: an `invariant_set` with a `loop_invariant` at every loop head: a C expression
 //!   over the program's own variables. Format 2.0 has C expressions only, no
 //!   quantifiers: of a ∀-invariant over an array the witness keeps what holds of the
 //!   scalars and of the constant cells (`--json` carries the ∀-part).
 //!
 //! Locations are line and column (1-based) in the user's file, before preprocessing.
-//! [`validate`](validate::validate) checks a witness of a program: a violation witness by
-//! replaying its assumptions in the interpreter, a correctness witness by the certificate
-//! check of its invariants.
+//! [`validate`](validate::validate) checks a witness of a program: a violation witness as a
+//! monitor on the program (segments of `follow` and `avoid` waypoints, the target) and a
+//! search for a run it lets through, a correctness witness by the certificate check of
+//! its invariants.
 
 mod cexpr;
+mod monitor;
+mod segments;
 mod validate;
 mod write;
 
-pub use validate::{validate, Validation, ValidationVerdict};
+pub use validate::{validate, InvalidWitness, ValidateOptions, Validation, ValidationVerdict};
 pub use write::{correctness_witness, violation_witness};
 
 use crate::frontend::Loaded;

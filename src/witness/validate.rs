@@ -1,6 +1,13 @@
 //! `lpmc validate`: a witness of a program in our fragment, checked.
-//! - A violation witness: its assumptions' values, in order, are the inputs of a concrete
-//!   run (the interpreter); the run must reach an error location, at the target's line.
+//! - A violation witness: the witness becomes a monitor on the program
+//!   ([`super::monitor`]: its segments, `follow` and `avoid` waypoints, and the target),
+//!   and the question is whether the monitored program reaches its error, that is,
+//!   whether some run of the program matches the witness. First the run whose inputs are
+//!   the values the witness gives (`x == 7`, `\result == 7`) is replayed on the
+//!   monitored program by the interpreter (lpmc's own witnesses give every input); if it
+//!   does not reach the target, the engines of `check` (the portfolio) search for a
+//!   matching run: a run found is CONFIRMED (replayed by the interpreter), a proof that
+//!   the monitored program is safe REJECTED, neither before the time limit UNKNOWN.
 //! - A correctness witness: its loop invariants (a loop without one, and a procedure
 //!   with loops or recursion, claim `true`) are certified on the program: initiation,
 //!   consecution and safety ([`crate::certify`]). Format 2.0 has no procedure summaries
@@ -10,6 +17,8 @@
 //!   only if its own invariants hold too (a wrong one fails initiation or consecution).
 
 use super::cexpr;
+use super::monitor::instrument;
+use super::segments::{draw, segments, Kind, Locator, Point, Segment, WitnessProblem};
 use super::sha256;
 use crate::accel::CountRange;
 use crate::certify::{check_claims, claims_of, loop_heads, summarized, CertStatus, Claim, Claims};
@@ -21,7 +30,7 @@ use crate::limits::Deadline;
 use crate::sema::Expr;
 use crate::smt::Solvers;
 use num_bigint::BigInt;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -69,32 +78,57 @@ fn done(verdict: ValidationVerdict, witness: &str, reason: impl Into<String>) ->
     }
 }
 
-/// Validate the witness `text` of the program `loaded` read from `program`.
+/// How the program was loaded, for what validation loads again.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ValidateOptions {
+    /// Accelerate the loops (as `check` does unless `--no-accel`): the program given to
+    /// [`validate`] must not be accelerated yet, since a violation witness's monitor goes
+    /// into the program as written, and is accelerated with it.
+    pub accelerate: bool,
+    /// `--jump-checks` (see [`crate::LoadOptions::jump_checks`]).
+    pub jump_checks: bool,
+}
+
+/// A witness that is not valid input: malformed, or a waypoint at no location of the
+/// program (exit 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidWitness(pub String);
+
+impl std::fmt::Display for InvalidWitness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Validate the witness `text` of the program `loaded` read from `program`. `loaded`
+/// is the program before acceleration (`LoadOptions::no_accel`); `opts` says whether
+/// to accelerate it.
 pub fn validate(
     loaded: &Loaded,
     program: &Path,
     text: &str,
     solvers: &Solvers,
     deadline: &Deadline,
-) -> Validation {
+    opts: &ValidateOptions,
+) -> Result<Validation, InvalidWitness> {
     use ValidationVerdict::*;
     let docs = match YamlLoader::load_from_str(text) {
         Ok(d) => d,
-        Err(e) => return done(Unknown, "unknown", format!("not YAML: {e}")),
+        Err(e) => return Err(InvalidWitness(format!("not YAML: {e}"))),
     };
     let Some(Yaml::Array(entries)) = docs.first() else {
-        return done(Unknown, "unknown", "a witness is a list of entries");
+        return Err(InvalidWitness("a witness is a list of entries".into()));
     };
     let own = sha256(program).ok();
     for e in entries {
         let hashes = &e["metadata"]["task"]["input_file_hashes"];
         if let (Yaml::Hash(h), Some(own)) = (hashes, &own) {
             if !h.values().any(|v| v.as_str() == Some(own.as_str())) {
-                return done(
+                return Ok(done(
                     Rejected,
                     "unknown",
                     "the witness is of another program (no input file hash matches)",
-                );
+                ));
             }
         }
     }
@@ -106,16 +140,21 @@ pub fn validate(
     };
     let (violations, invariants) = (kind("violation_sequence"), kind("invariant_set"));
     if !violations.is_empty() {
-        return violation(loaded, violations, deadline);
+        return violation(loaded, program, violations, deadline, opts);
     }
     if !invariants.is_empty() {
-        return correctness(loaded, invariants, solvers, deadline);
+        // Invariants are about the program as `check` sees it: accelerated.
+        let mut loaded = loaded.clone();
+        if opts.accelerate {
+            crate::accel::accelerate(&mut loaded.cfg, opts.jump_checks);
+        }
+        return Ok(correctness(&loaded, invariants, solvers, deadline));
     }
-    done(
+    Ok(done(
         Unknown,
         "unknown",
         "no violation_sequence or invariant_set entry",
-    )
+    ))
 }
 
 /// The integer on the right of `x == 7` (or `\result == -3`).
@@ -145,14 +184,18 @@ fn assumed_cell(loaded: &Loaded, c: &str) -> Option<(String, i64)> {
         .then(|| (name.to_string(), index))
 }
 
-/// The inputs of a violation witness: the arbitrary values in the order the run draws
-/// them, and the initial values of array cells, drawn when a cell is first read (so
-/// not in the order of the witness, which gives them where the array is declared),
-/// in the order given per cell.
+/// The inputs a violation witness gives: the values of the draws its
+/// `function_return` waypoints name, in order per draw; the other arbitrary values in
+/// the order the run draws them (0 once the witness has no more); and the initial values
+/// of array cells, drawn when a cell is first read (so not in the order of the witness,
+/// which gives them after the array's declaration), in the order given per cell. The
+/// monitor's choices (`#choose = u`) end a segment at once (1).
 struct WitnessOracle<'c> {
     cfg: &'c crate::cfg::Cfg,
+    draws: BTreeMap<NodeId, VecDeque<BigInt>>,
     values: ListOracle,
     cells: BTreeMap<(String, i64), VecDeque<BigInt>>,
+    choices: &'c BTreeSet<NodeId>,
     /// Whether an accelerated loop takes the greatest count its guard allows (else one
     /// iteration at a time).
     greatest: bool,
@@ -160,6 +203,12 @@ struct WitnessOracle<'c> {
 
 impl Oracle for WitnessOracle<'_> {
     fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
+        if self.choices.contains(&node) {
+            return BigInt::from(1);
+        }
+        if let Some(v) = self.draws.get_mut(&node).and_then(VecDeque::pop_front) {
+            return v;
+        }
         self.values.undef(step, node, site)
     }
     /// A cell the witness does not give holds 0.
@@ -179,109 +228,190 @@ impl Oracle for WitnessOracle<'_> {
     }
 }
 
-/// The most steps a witness's run may take (an accelerated loop of the counterexample
-/// runs here one iteration at a time); the deadline stops it earlier.
+/// The most steps the replay of a witness's values may take (an accelerated loop of the
+/// counterexample runs here one iteration at a time); the deadline stops it earlier.
 const MAX_STEPS: usize = 200_000_000;
 
-fn violation(loaded: &Loaded, entries: Vec<&Yaml>, deadline: &Deadline) -> Validation {
-    use ValidationVerdict::*;
-    let mut values = Vec::new();
-    let mut cells: BTreeMap<(String, i64), VecDeque<BigInt>> = BTreeMap::new();
-    let mut target: Option<i64> = None;
-    for e in entries {
-        let Some(segments) = e["content"].as_vec() else {
-            return done(Unknown, "violation", "an entry without content");
+/// The inputs of the replay: what a witness's `follow` waypoints fix (`x == 7`,
+/// `\result == 7`, `a[3] == 7`).
+#[derive(Clone, Default)]
+struct Values {
+    /// The values of the draws `t = u` that `function_return` waypoints give, per node in
+    /// order.
+    draws: BTreeMap<NodeId, VecDeque<BigInt>>,
+    /// The other values (`x == 7`), in order, for the other arbitrary values.
+    rest: Vec<BigInt>,
+    /// The initial values of array cells.
+    cells: BTreeMap<(String, i64), VecDeque<BigInt>>,
+}
+
+fn witness_values(loaded: &Loaded, locator: &Locator, segs: &[Segment]) -> Values {
+    let mut out = Values::default();
+    for s in segs {
+        let w = &s.follow;
+        if !matches!(w.kind, Kind::Assumption | Kind::FunctionReturn) {
+            continue;
+        }
+        let Some(c) = &w.constraint else { continue };
+        let Some(v) = assumed_value(c) else { continue };
+        if let Some(cell) = assumed_cell(loaded, c) {
+            out.cells.entry(cell).or_default().push_back(v);
+            continue;
+        }
+        let drawn = match w.kind {
+            Kind::FunctionReturn => locator.place(w).ok().and_then(|ps| {
+                ps.iter().find_map(|p| match p.point {
+                    Point::After(n) => draw(&loaded.cfg, n).map(|_| n),
+                    _ => None,
+                })
+            }),
+            _ => None,
         };
-        for seg in segments {
-            for w in seg["segment"]
-                .as_vec()
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-            {
-                let w = &w["waypoint"];
-                if w["action"].as_str() == Some("avoid") {
-                    continue;
-                }
-                match w["type"].as_str() {
-                    Some("assumption") | Some("function_return") => {
-                        if let Some(c) = w["constraint"]["value"].as_str() {
-                            match (assumed_value(c), assumed_cell(loaded, c)) {
-                                (Some(v), Some(cell)) => {
-                                    cells.entry(cell).or_default().push_back(v)
-                                }
-                                (Some(v), None) => values.push(v),
-                                (None, _) => {
-                                    return done(
-                                        Unknown,
-                                        "violation",
-                                        format!("an assumption that fixes no value: `{c}`"),
-                                    )
-                                }
-                            }
-                        }
-                    }
-                    Some("target") => target = w["location"]["line"].as_i64(),
-                    _ => {}
-                }
-            }
+        match drawn {
+            Some(n) => out.draws.entry(n).or_default().push_back(v),
+            None => out.rest.push(v),
         }
     }
-    let cfg = &loaded.cfg;
+    out
+}
+
+/// Replay the witness's values on the monitored program: whether the run reaches its
+/// error (the target, every segment passed), and at which node.
+fn replay(
+    monitored: &Loaded,
+    values: &Values,
+    choices: &BTreeSet<NodeId>,
+    deadline: &Deadline,
+) -> Option<NodeId> {
+    let cfg = &monitored.cfg;
+    // At most half the time left: the engines' search gets the rest.
+    let now = std::time::Instant::now();
     let limits = Limits {
         max_steps: MAX_STEPS,
-        until: deadline.instant(),
+        until: deadline
+            .instant()
+            .map(|t| now + t.saturating_duration_since(now) / 2),
         ..Limits::default()
     };
     // First with every accelerated loop taken as far as its guard allows (an exact
     // transition: a real run, and the only one of a loop without inputs, however many
     // iterations), then one iteration at a time.
-    let mut r = None;
     for greatest in [true, false] {
         let mut oracle = WitnessOracle {
             cfg,
-            values: ListOracle::new(values.clone()),
-            cells: cells.clone(),
+            draws: values.draws.clone(),
+            values: ListOracle::new(values.rest.clone()),
+            cells: values.cells.clone(),
+            choices,
             greatest,
         };
-        let this = run(cfg, &mut oracle, limits, false);
-        let reached = matches!(this.outcome, RunOutcome::Error { .. });
-        r = Some(this);
-        if reached {
-            break;
+        if let RunOutcome::Error { at } = run(cfg, &mut oracle, limits, false).outcome {
+            return Some(at);
         }
     }
-    let r = r.expect("a run");
-    match r.outcome {
-        RunOutcome::Error { at } => {
-            let line = i64::from(loaded.file.line_col(cfg.nodes[at].span.start).line);
-            match target {
-                Some(t) if t != line => done(
-                    Rejected,
-                    "violation",
-                    format!("the run reaches an error at line {line}, the target is at line {t}"),
-                ),
-                _ => done(
-                    Confirmed,
-                    "violation",
-                    format!("the run with the witness's values reaches the error at line {line}"),
-                ),
-            }
-        }
-        // Out of budget, the run neither reaches nor misses the error.
-        RunOutcome::StepLimit | RunOutcome::DepthLimit => done(
+    None
+}
+
+fn violation(
+    loaded: &Loaded,
+    program: &Path,
+    entries: Vec<&Yaml>,
+    deadline: &Deadline,
+    opts: &ValidateOptions,
+) -> Result<Validation, InvalidWitness> {
+    use ValidationVerdict::*;
+    let unknown = |why: String| Ok(done(Unknown, "violation", why));
+    let segs = match segments(&entries) {
+        Ok(s) => s,
+        Err(WitnessProblem::Invalid(m)) => return Err(InvalidWitness(m)),
+        Err(WitnessProblem::Unsupported(m)) => return unknown(m),
+    };
+    let locator = Locator::new(loaded, program);
+    let mon = match instrument(&locator, &loaded.cfg, &segs) {
+        Ok(m) => m,
+        Err(WitnessProblem::Invalid(m)) => return Err(InvalidWitness(m)),
+        Err(WitnessProblem::Unsupported(m)) => return unknown(m),
+    };
+    let target = segs.last().map(|s| s.follow.describe()).unwrap_or_default();
+    let n = segs.len();
+    let mut monitored = loaded.clone();
+    monitored.cfg = mon.cfg;
+    if opts.accelerate {
+        crate::accel::accelerate(&mut monitored.cfg, opts.jump_checks);
+    }
+    let values = witness_values(loaded, &locator, &segs);
+    if replay(&monitored, &values, &mon.choices, deadline).is_some() {
+        return Ok(done(
+            Confirmed,
+            "violation",
+            format!(
+                "the run with the witness's values passes its {n} segment(s) in order and \
+                 reaches the {target} (replayed by the interpreter)"
+            ),
+        ));
+    }
+    // A search for a matching run by the engines of `check`.
+    let timeout_s = deadline.instant().map(|t| {
+        t.saturating_duration_since(std::time::Instant::now())
+            .as_secs_f64()
+    });
+    if timeout_s.is_some_and(|t| t <= 0.0) {
+        return unknown("the time limit ran out before the engines could search".into());
+    }
+    let check_opts = crate::driver::CheckOptions {
+        timeout_s,
+        ..Default::default()
+    };
+    let r = crate::portfolio::check(&monitored, &check_opts, crate::portfolio::EngineChoice::All);
+    Ok(match &r.outcome {
+        crate::report::Outcome::Unsafe(c) => done(
+            Confirmed,
+            "violation",
+            format!(
+                "a run of {} steps passes the witness's {n} segment(s) in order and reaches \
+                 the {target} (found by the {} engine, replayed by the interpreter{})",
+                c.length,
+                c.engine.as_str(),
+                inputs_text(c),
+            ),
+        ),
+        crate::report::Outcome::Safe(p) => done(
+            Rejected,
+            "violation",
+            format!(
+                "no run of the program passes the witness's {n} segment(s) in order and \
+                 reaches the {target}: the program with the witness as a monitor is safe \
+                 (proved by the {} engine)",
+                p.engine.as_str()
+            ),
+        ),
+        crate::report::Outcome::Unknown(_) => done(
             Unknown,
             "violation",
             format!(
-                "the run with the witness's values did not end within the limits \
-                 (the time limit, {MAX_STEPS} steps, the call depth)"
+                "no matching run found and none ruled out: {}",
+                r.outcome.reason()
             ),
         ),
-        other => done(
-            Rejected,
-            "violation",
-            format!("the run with the witness's values does not reach an error ({other:?})"),
-        ),
+    })
+}
+
+/// `; inputs 3, -1, 0` (the first few).
+fn inputs_text(c: &crate::report::Counterexample) -> String {
+    const SHOWN: usize = 8;
+    if c.inputs.is_empty() {
+        return String::new();
     }
+    let mut vs: Vec<String> = c
+        .inputs
+        .iter()
+        .take(SHOWN)
+        .map(|i| i.value.to_string())
+        .collect();
+    if c.inputs.len() > SHOWN {
+        vs.push("...".into());
+    }
+    format!("; inputs {}", vs.join(", "))
 }
 
 fn correctness(

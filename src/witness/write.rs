@@ -7,7 +7,6 @@ use crate::frontend::Loaded;
 use crate::ids::{NodeId, ProcId};
 use crate::invariant::{Formula, Point, Row, TermKind};
 use crate::report::{Counterexample, Proof};
-use crate::sema::{Expr, VarKind};
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 use yaml_rust2::Yaml;
@@ -51,44 +50,6 @@ fn proc_name(cfg: &Cfg, n: NodeId) -> String {
         .unwrap_or_default()
 }
 
-/// The user variable a nondeterministic value drawn at node `n` ends up in: `x` for
-/// `x = u`, or for `#nondet = u; assume(range); x = #nondet` (a C conversion around it
-/// allowed).
-fn receiver(cfg: &Cfg, n: NodeId) -> Option<String> {
-    let user = |v: crate::ids::VarId| {
-        matches!(
-            cfg.vars[v].kind,
-            VarKind::Global | VarKind::Local(_) | VarKind::Formal(_)
-        )
-        .then(|| cfg.var_name(v))
-    };
-    let NodeKind::Assign { lhs, rhs, next } = &cfg.nodes[n].kind else {
-        return None;
-    };
-    let ([t], [Expr::Undef]) = (lhs.as_slice(), rhs.as_slice()) else {
-        return None;
-    };
-    if let Some(x) = user(*t) {
-        return Some(x);
-    }
-    let mut m = *next;
-    for _ in 0..3 {
-        match &cfg.nodes[m].kind {
-            NodeKind::Assume { next, .. } => m = *next,
-            NodeKind::Assign { lhs, rhs, .. } if lhs.len() == 1 => {
-                let from_t = match &rhs[0] {
-                    Expr::Var(v) => v == t,
-                    Expr::Wrap(_, e) => matches!(e.as_ref(), Expr::Var(v) if v == t),
-                    _ => false,
-                };
-                return if from_t { user(lhs[0]) } else { None };
-            }
-            _ => return None,
-        }
-    }
-    None
-}
-
 /// The violation witness of a replayed counterexample.
 pub fn violation_witness(
     loaded: &Loaded,
@@ -122,26 +83,46 @@ pub fn violation_witness(
         if cfg.nodes.get(n).is_none() {
             return Err(format!("the counterexample names no node {n}"));
         }
-        let here = cfg.nodes[n].span.start;
-        // The assumption holds before the first statement after the one that drew it.
-        let after = steps
-            .range(i.step + 1..)
-            .map(|(_, st)| NodeId(st.node))
-            .find(|m| cfg.nodes.get(*m).is_some_and(|x| x.span.start != here));
-        let name = receiver(cfg, n).or_else(|| {
-            i.what
-                .strip_suffix(" (uninitialised)")
-                .or_else(|| i.what.strip_suffix(" (initial)"))
-                .map(str::to_string)
-        });
-        // Past the kept steps, a named value is given where it is drawn.
-        let (at_node, constraint) = match (name, after) {
-            (Some(x), Some(m)) => (m, format!("{x} == {}", i.value)),
-            (Some(x), None) => (n, format!("{x} == {}", i.value)),
-            (None, _) => (n, format!("\\result == {}", i.value)),
+        let w = if super::segments::draw(cfg, n).is_some() {
+            // A nondeterministic value (`__VERIFIER_nondet_int()`, `u`): the value the
+            // call returns, where it is drawn.
+            let (_, w) = waypoint(
+                "function_return",
+                n,
+                line_col(loaded, n),
+                Some(format!("\\result == {}", i.value)),
+            );
+            w
+        } else if let Some(x) = i.what.strip_suffix(" (uninitialised)") {
+            // An uninitialised variable's value, before the statement that first reads it.
+            let (_, w) = waypoint(
+                "assumption",
+                n,
+                line_col(loaded, n),
+                Some(format!("{x} == {}", i.value)),
+            );
+            w
+        } else if let Some(cell) = i.what.strip_suffix(" (initial)") {
+            // An array cell's arbitrary initial value, before the first statement after
+            // the declaration (or where it is read, past the kept steps).
+            let here = cfg.nodes[n].span.start;
+            let after = steps
+                .range(i.step + 1..)
+                .map(|(_, st)| NodeId(st.node))
+                .find(|m| cfg.nodes.get(*m).is_some_and(|x| x.span.start != here))
+                .unwrap_or(n);
+            let (_, w) = waypoint(
+                "assumption",
+                after,
+                line_col(loaded, after),
+                Some(format!("{cell} == {}", i.value)),
+            );
+            w
+        } else {
+            // Any other arbitrary value (an array read out of its bounds under EUREKA's
+            // rule) has no name in C: the witness leaves it to the validator's search.
+            continue;
         };
-        let at = line_col(loaded, at_node);
-        let (_, w) = waypoint("assumption", at_node, at, Some(constraint));
         events.push((i.step, 1, w));
     }
     for st in &cex.steps {
