@@ -1,10 +1,10 @@
 //! The path engine: every path up to the bound explored one by one (depth first over the
 //! branches, one solver level per branch), the encoder folding what the path fixes.
 
+use super::wto::Wto;
 use super::{confirm, BmcReport, Explored};
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::Loaded;
-use super::wto::Wto;
 use crate::ids::{NodeId, ProcId};
 use crate::limits::Deadline;
 use crate::report::{node_lines, Engine, GiveUp, Outcome, Proof};
