@@ -81,7 +81,12 @@ fn programs(expect: &str) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn unsafe_programs_are_found_with_replayed_traces() {
-    let progs = programs("unsafe");
+    // lp-programs/search/ holds the concrete search's programs: their errors need 15 to 40
+    // iterations of one loop, beyond bound 12 by construction (tests/search.rs has them).
+    let progs: Vec<_> = programs("unsafe")
+        .into_iter()
+        .filter(|p| !p.parent().is_some_and(|d| d.ends_with("search")))
+        .collect();
     assert!(
         progs.len() >= 10,
         "too few unsafe programs: {}",
