@@ -229,7 +229,7 @@ fn add_chain(
     }
     let first = NodeId(base);
     for node in cfg.nodes.iter_mut().filter(|m| m.proc == Some(p)) {
-        redirect(&mut node.kind, h, first);
+        node.kind.redirect(h, first);
     }
     if cfg.procs[p].entry == h {
         cfg.procs[p].entry = first;
@@ -250,26 +250,6 @@ fn add_chain(
     Some(out)
 }
 
-/// Make every edge of `kind` to `from` go to `to`.
-fn redirect(kind: &mut NodeKind, from: NodeId, to: NodeId) {
-    let fix = |x: &mut NodeId| {
-        if *x == from {
-            *x = to
-        }
-    };
-    match kind {
-        NodeKind::Skip { next }
-        | NodeKind::Assign { next, .. }
-        | NodeKind::ArrayWrite { next, .. }
-        | NodeKind::ArrayInit { next, .. }
-        | NodeKind::Assume { next, .. } => fix(next),
-        NodeKind::Branch { then, els, .. } => {
-            fix(then);
-            fix(els);
-        }
-        NodeKind::Error | NodeKind::Call { .. } | NodeKind::Exit | NodeKind::Stop => {}
-    }
-}
 
 /// `e₁ && e₂ && ...` (`1` when empty).
 fn conjunction(es: Vec<Expr>) -> Expr {

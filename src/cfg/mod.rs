@@ -96,6 +96,28 @@ pub enum NodeKind {
 }
 
 impl NodeKind {
+    /// Make every intra-procedural edge to `from` go to `to` (a call's return point is
+    /// its own node and is never redirected).
+    pub(crate) fn redirect(&mut self, from: NodeId, to: NodeId) {
+        let fix = |x: &mut NodeId| {
+            if *x == from {
+                *x = to
+            }
+        };
+        match self {
+            NodeKind::Skip { next }
+            | NodeKind::Assign { next, .. }
+            | NodeKind::ArrayWrite { next, .. }
+            | NodeKind::ArrayInit { next, .. }
+            | NodeKind::Assume { next, .. } => fix(next),
+            NodeKind::Branch { then, els, .. } => {
+                fix(then);
+                fix(els);
+            }
+            NodeKind::Error | NodeKind::Call { .. } | NodeKind::Exit | NodeKind::Stop => {}
+        }
+    }
+
     /// The expressions the node evaluates, in evaluation order (an array write: its
     /// index, then its value).
     pub fn exprs(&self) -> Vec<&Expr> {

@@ -293,7 +293,7 @@ impl Builder {
                 // Every edge into `n` from outside the new chain, and the procedure's entry.
                 let old: Vec<NodeId> = self.cfg.nodes.indices().take(first_new).collect();
                 for m in old {
-                    redirect(&mut self.cfg.nodes[m].kind, n, head);
+                    self.cfg.nodes[m].kind.redirect(n, head);
                 }
                 for p in self.cfg.procs.iter_mut() {
                     if p.entry == n {
@@ -378,33 +378,12 @@ impl Builder {
             };
             match &mut self.cfg.nodes[n].kind {
                 NodeKind::Call { ret_point, .. } if *ret_point == ERROR_NODE => *ret_point = to,
-                kind => redirect(kind, ERROR_NODE, to),
+                kind => kind.redirect(ERROR_NODE, to),
             }
         }
     }
 }
 
-/// Make every intra-procedural edge of `kind` to `from` go to `to` (a call's return
-/// point is its own node and is never redirected).
-fn redirect(kind: &mut NodeKind, from: NodeId, to: NodeId) {
-    let fix = |x: &mut NodeId| {
-        if *x == from {
-            *x = to
-        }
-    };
-    match kind {
-        NodeKind::Skip { next }
-        | NodeKind::Assign { next, .. }
-        | NodeKind::ArrayWrite { next, .. }
-        | NodeKind::ArrayInit { next, .. }
-        | NodeKind::Assume { next, .. } => fix(next),
-        NodeKind::Branch { then, els, .. } => {
-            fix(then);
-            fix(els);
-        }
-        NodeKind::Error | NodeKind::Call { .. } | NodeKind::Exit | NodeKind::Stop => {}
-    }
-}
 
 /// Set the successor of a node with one successor.
 fn set_next(kind: &mut NodeKind, to: NodeId) {
