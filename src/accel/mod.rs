@@ -250,7 +250,6 @@ fn add_chain(
     Some(out)
 }
 
-
 /// `e₁ && e₂ && ...` (`1` when empty).
 fn conjunction(es: Vec<Expr>) -> Expr {
     es.into_iter()

@@ -384,7 +384,6 @@ impl Builder {
     }
 }
 
-
 /// Set the successor of a node with one successor.
 fn set_next(kind: &mut NodeKind, to: NodeId) {
     match kind {
