@@ -555,7 +555,8 @@ impl<'a> Cegar<'a> {
     }
 
     /// Refine the widening where the spurious trace went through widened facts (longer
-    /// delays, learnt thresholds and partition atoms); else a second ghost.
+    /// delays, learnt thresholds and partition atoms), after a second ghost where one
+    /// is possible; else dead read indices kept, or congruences.
     fn refine_widening(
         &mut self,
         phat: &Cfg,
@@ -575,6 +576,16 @@ impl<'a> Cegar<'a> {
             self.progress.widening_refinements += 1;
             return Continue(());
         }
+        // Where the program compares two cells of an array with one symbolic cell, the
+        // second ghost comes before any lesson of the widening: one ghost cannot relate
+        // the two cells, and the lessons learnt for it (each a tabulation) are dropped
+        // with the second ghost anyway.
+        if self.add_second_ghost(obs) {
+            self.widening.disjunct_bounds.clear();
+            self.widening.disjunctive.clear();
+            self.learnt = Learnt::default();
+            return Continue(());
+        }
         obs.enter(Phase::RefineWidening);
         let lesson = refine_widening(
             phat,
@@ -586,19 +597,6 @@ impl<'a> Cegar<'a> {
             self.deadline,
         );
         obs.widening_refined(phat, &lesson, &self.learnt);
-        // A longer delay or a higher disjunct bound is the weakest lesson: it postpones
-        // the widening or the merge without learning why it was too coarse. Where a
-        // second ghost is possible, that structural refinement comes first (the delays
-        // stay learnt).
-        if lesson.only_raised_budgets() && self.add_second_ghost(obs) {
-            // The atoms, thresholds and disjunct bounds were learnt for one ghost; with
-            // two, the refinement learns those the new abstraction needs.
-            self.learnt = Learnt::default();
-            self.widening.disjunct_bounds.clear();
-            self.widening.disjunctive.clear();
-            self.progress.widening_refinements += 1;
-            return Continue(());
-        }
         if lesson.is_progress() {
             self.progress.widening_refinements += 1;
             return Continue(());

@@ -50,15 +50,6 @@ impl WideningLesson {
             None => self.splits.push((at, added)),
         }
     }
-
-    /// Whether the only things learnt are longer delays or higher disjunct bounds (budgets
-    /// raised, nothing learnt about why the facts were too coarse).
-    pub fn only_raised_budgets(&self) -> bool {
-        (!self.delays.is_empty() || !self.disjuncts.is_empty())
-            && self.thresholds.is_empty()
-            && self.splits.is_empty()
-            && self.disjunctive.is_empty()
-    }
 }
 
 /// Partition atoms per widening point, at most.
