@@ -425,12 +425,22 @@ mod draw_tests {
         load(SourceFile::new(name, src)).unwrap().cfg
     }
 
-    /// The ranges learned for the draws of a program, in node order, as `(lo, hi)`.
+    /// The sound ranges learned for the draws of a program, in node order, as `(lo, hi)`.
     fn learned(name: &str, src: &str) -> Learned {
+        learned_as(name, src, false)
+    }
+
+    /// The hints learned for the draws of a program, in node order, as `(lo, hi)`.
+    fn hinted(name: &str, src: &str) -> Learned {
+        learned_as(name, src, true)
+    }
+
+    fn learned_as(name: &str, src: &str, hint: bool) -> Learned {
         let c = cfg_of(name, src);
         let num = |v: &Option<BigInt>| v.as_ref().map(|v| v.to_i64().unwrap());
         learn_draws(&c, &dictionary(&c))
             .iter()
+            .filter(|(_, r)| r.hint == hint)
             .map(|(_, r)| (num(&r.lo), num(&r.hi)))
             .collect()
     }
@@ -545,6 +555,9 @@ mod draw_tests {
         };
         assert_eq!(learned("t.c", &get("return 0")), []);
         assert_eq!(learned("t.c", &get("abort()")), [(Some(0), None)]);
+        // But `return 0` drops the value unused: a hint, drawn in mostly.
+        assert_eq!(hinted("t.c", &get("return 0")), [(Some(0), None)]);
+        assert_eq!(hinted("t.c", &get("abort()")), []);
         // The caller's own test counts: values above 4 never reach the error.
         let src = "extern int __VERIFIER_nondet_int(void);
                    void reach_error(void) {}
@@ -565,6 +578,53 @@ mod draw_tests {
                      return 0;
                    }";
         assert_eq!(learned("t.c", src), [(Some(3), Some(9)), (None, Some(6))]);
+    }
+
+    #[test]
+    fn a_callee_giving_up_on_a_value_hints_its_range() {
+        // The random programs' shape: a callee draws in a loop, gives up on a value out
+        // of range by returning 0, and its caller goes on to the error either way.
+        let prog = |give_up: &str, use_: &str| {
+            format!(
+                "extern int __VERIFIER_nondet_int(void);
+                 void reach_error(void) {{}}
+                 int g;
+                 int f(int p) {{
+                   for (int i = 0; i < 4; i++) {{
+                     int y = __VERIFIER_nondet_int();
+                     if (!(-8 <= y && y <= -3)) {give_up}
+                     {use_}
+                   }}
+                   return p;
+                 }}
+                 int main(void) {{ f(1); if (g < -20) reach_error(); return 0; }}"
+            )
+        };
+        let p = prog("return 0;", "g = g + y;");
+        assert_eq!(learned("t.c", &p), []);
+        assert_eq!(hinted("t.c", &p), [(Some(-8), Some(-3))]);
+        // A side that stores the value before it returns, or may reach the error itself,
+        // is no give-up: nothing hinted.
+        for give_up in [
+            "{ g = y; return 0; }",
+            "{ if (g == 5) reach_error(); return 0; }",
+        ] {
+            assert_eq!(hinted("t.c", &prog(give_up, "g = g + y;")), [], "{give_up}");
+        }
+        // A side that tests the value again before giving up adds the values it keeps.
+        let p = prog("{ if (y == 100) g = 0; return 0; }", "g = g + y;");
+        assert_eq!(hinted("t.c", &p), [(Some(-8), Some(100))]);
+        // The other side overwrites the value and goes on: still the side the author meant.
+        let p = prog("return 0;", "g = g + 1; y = i;");
+        assert_eq!(hinted("t.c", &p), [(Some(-8), Some(-3))]);
+        // A global draw that both sides return unused: the caller's test decides, nothing
+        // hinted.
+        let src = "extern int __VERIFIER_nondet_int(void);
+                   void reach_error(void) {}
+                   int y;
+                   int f(void) { y = __VERIFIER_nondet_int(); if (y < 0) return 0; return 1; }
+                   int main(void) { f(); if (y == -5) reach_error(); return 0; }";
+        assert_eq!(hinted("t.c", src), []);
     }
 
     #[test]

@@ -9,6 +9,14 @@
 //! an `assume` bounds it always, a branch only when its other side cannot reach the error
 //! node. The result is a sound over-approximation: a value outside a learned range never
 //! leads to an error. [`InRange`] then draws inside it most of the time.
+//!
+//! Where nothing sound is learned, a *hint* may be: a procedure that gives up on a value
+//! by returning (`if (!(-8 <= y && y <= -3)) return 0;` in a callee) lets its caller go
+//! on, possibly to the error, so the test bounds nothing soundly; but the side that gives
+//! up returns at once without the value, while the other side goes on with it: the
+//! program's author meant the values of that side. A hint is the range learned with such
+//! sides left out ([`DrawRange::hint`]). It is a
+//! preference, not a bound: the draws outside it that [`InRange`] keeps make up for it.
 
 use super::range_at;
 use crate::accel::CountRange;
@@ -233,6 +241,8 @@ pub(crate) struct DrawRange {
     range: Hull,
     /// The program's constants (and their neighbours) inside the range.
     pub(crate) consts: Vec<BigInt>,
+    /// A hint (values outside may lead to an error too), not a sound range.
+    pub(crate) hint: bool,
 }
 
 impl DrawRange {
@@ -313,6 +323,9 @@ struct Learner<'a> {
     /// The nodes on the current walk's path (a node met again: a loop, learn nothing).
     on_path: Vec<bool>,
     budget: u32,
+    /// Learning hints: a branch's side that gives up on the value ([`Learner::gives_up`])
+    /// while the other side does not is left out.
+    hint: bool,
 }
 
 impl<'a> Learner<'a> {
@@ -363,6 +376,7 @@ impl<'a> Learner<'a> {
             globals: cfg.globals.iter().copied().collect(),
             on_path: vec![false; n],
             budget: 0,
+            hint: false,
         }
     }
 
@@ -384,6 +398,31 @@ impl<'a> Learner<'a> {
         let h = self.step(n, aliases);
         self.on_path[n.index()] = false;
         h
+    }
+
+    /// Whether the side from `n` gives up on the value of `aliases`: it returns at once
+    /// (a `return` whose value is not the drawn one, or the end of the run), with nothing
+    /// on the way but skips.
+    fn gives_up(&self, mut n: NodeId, aliases: &[VarId]) -> bool {
+        let cfg = self.cfg;
+        let mut returned_other = false;
+        // A `return e;` is a few nodes long: an assignment to `$ret`, skips, the exit.
+        for _ in 0..16 {
+            match &cfg.nodes[n].kind {
+                NodeKind::Skip { next } => n = *next,
+                NodeKind::Assign { lhs, rhs, next }
+                    if lhs.as_slice() == [cfg.ret]
+                        && !rhs.iter().any(|r| r.vars().iter().any(|v| aliases.contains(v))) =>
+                {
+                    returned_other = true;
+                    n = *next;
+                }
+                NodeKind::Exit => return returned_other || !aliases.contains(&cfg.ret),
+                NodeKind::Stop => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn step(&mut self, n: NodeId, aliases: &[VarId]) -> Hull {
@@ -423,8 +462,17 @@ impl<'a> Learner<'a> {
                 b => b.meet(self.walk(*next, aliases)),
             },
             NodeKind::Branch { cond, then, els } => {
+                // Learning hints, a side that gives up on the value while the other does
+                // not is left out (where both do, the test itself is what uses it).
+                let (skip_then, skip_els) = if self.hint {
+                    let (t, e) = (self.gives_up(*then, aliases), self.gives_up(*els, aliases));
+                    (t && !e, e && !t)
+                } else {
+                    (false, false)
+                };
                 let mut side = |holds: bool, to: NodeId| match bound(cond, holds, aliases) {
                     Hull::Empty => Hull::Empty,
+                    _ if (holds && skip_then) || (!holds && skip_els) => Hull::Empty,
                     b => b.meet(self.walk(to, aliases)),
                 };
                 let t = side(true, *then);
@@ -494,21 +542,29 @@ pub(crate) fn learn(cfg: &Cfg, dict: &[BigInt]) -> DrawRanges {
         if !learner.to_error[n.index()] {
             continue;
         }
-        learner.budget = BUDGET;
         let range = Hull::of_range(range_at(cfg, n, Site::Undef(0)));
-        let Hull::Span(lo, hi) = learner.walk(*next, &[lhs[0]]).meet(range.clone()) else {
-            continue;
-        };
         // An end at the type's own end narrows nothing: draw near the other end.
         let (tlo, thi) = match &range {
             Hull::Span(l, h) => (l.clone(), h.clone()),
             Hull::Empty => (None, None),
         };
-        let lo = lo.filter(|l| tlo.as_ref() != Some(l));
-        let hi = hi.filter(|h| thi.as_ref() != Some(h));
-        if lo.is_none() && hi.is_none() {
-            continue;
-        }
+        let mut narrowed = |hint: bool| {
+            learner.budget = BUDGET;
+            learner.hint = hint;
+            let Hull::Span(lo, hi) = learner.walk(*next, &[lhs[0]]).meet(range.clone()) else {
+                return None;
+            };
+            let lo = lo.filter(|l| tlo.as_ref() != Some(l));
+            let hi = hi.filter(|h| thi.as_ref() != Some(h));
+            (lo.is_some() || hi.is_some()).then_some((lo, hi))
+        };
+        let (hint, (lo, hi)) = match narrowed(false) {
+            Some(r) => (false, r),
+            None => match narrowed(true) {
+                Some(r) => (true, r),
+                None => continue,
+            },
+        };
         let inside = Hull::new(lo.clone(), hi.clone());
         let consts = dict
             .iter()
@@ -523,6 +579,7 @@ pub(crate) fn learn(cfg: &Cfg, dict: &[BigInt]) -> DrawRanges {
                 hi,
                 range,
                 consts,
+                hint,
             },
         );
     }
