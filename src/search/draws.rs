@@ -412,7 +412,9 @@ impl<'a> Learner<'a> {
                 NodeKind::Skip { next } => n = *next,
                 NodeKind::Assign { lhs, rhs, next }
                     if lhs.as_slice() == [cfg.ret]
-                        && !rhs.iter().any(|r| r.vars().iter().any(|v| aliases.contains(v))) =>
+                        && !rhs
+                            .iter()
+                            .any(|r| r.vars().iter().any(|v| aliases.contains(v))) =>
                 {
                     returned_other = true;
                     n = *next;
