@@ -191,18 +191,6 @@ fn solve(op: CmpOp, a: BigInt, k: BigInt) -> Hull {
     }
 }
 
-/// The opposite comparison (`!(l op r)` is `l op' r`).
-fn negate(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-    }
-}
-
 /// An interval holding every drawn value `x` for which `cond` evaluates to `holds`
 /// (true: non-zero), whatever the other variables are: linear comparisons of `x` with
 /// constants, under `!`, `&&` and `||`; anything else bounds nothing.
@@ -212,7 +200,7 @@ fn bound(cond: &Expr, holds: bool, aliases: &[VarId]) -> Hull {
             let (Some((a1, k1)), Some((a2, k2))) = (linear(l, aliases), linear(r, aliases)) else {
                 return Hull::full();
             };
-            let op = if holds { *op } else { negate(*op) };
+            let op = if holds { *op } else { op.negate() };
             solve(op, a1 - a2, k1 - k2)
         }
         Expr::Not(e) => bound(e, !holds, aliases),
