@@ -62,6 +62,9 @@ pub struct Precision {
     /// Whether they also get a second ghost `k2 > k` with cells `a_k2` (relations between
     /// two cells, as sortedness).
     second: bool,
+    /// Cells at index terms `coef·k + offset` of the ghost (`b_{2k+1}`, `a_{n-1-k}`), of
+    /// arrays with a symbolic cell.
+    terms: BTreeSet<(ArrayId, i64, i64)>,
     /// Whether P̂ keeps the bounds guards ([`Cfg::bounds_guards`], `assume(0 <= e < n)`
     /// before each access under `--array-bounds undefined`). Without them (P̂0) the
     /// guards are `skip` (but those a reused read rests on, [`Cfg::reuse_guards`]): P̂
@@ -100,6 +103,15 @@ impl Precision {
     pub fn add_second_ghost(&mut self) -> bool {
         !std::mem::replace(&mut self.second, true)
     }
+    /// Track the cell of `a` at `coef·k + offset` (`a` has a symbolic cell); returns
+    /// whether it is new.
+    pub fn add_term(&mut self, a: ArrayId, coef: i64, offset: i64) -> bool {
+        self.sym.contains(&a) && (coef, offset) != (1, 0) && self.terms.insert((a, coef, offset))
+    }
+    /// The cells at index terms of the ghost: `(array, coef, offset)`.
+    pub fn terms(&self) -> impl Iterator<Item = (ArrayId, i64, i64)> + '_ {
+        self.terms.iter().copied()
+    }
     /// Keep the bounds guards in P̂; returns whether they were not kept before.
     pub fn keep_bounds_guards(&mut self) -> bool {
         !std::mem::replace(&mut self.guards, true)
@@ -121,6 +133,13 @@ impl Precision {
         self.sym
             .iter()
             .map(|a| cfg.arrays[*a].name.clone())
+            .collect()
+    }
+    /// The cells at index terms, for reports (`b[2k+1]`).
+    pub fn terms_by_name(&self, cfg: &Cfg) -> Vec<String> {
+        self.terms
+            .iter()
+            .map(|&(a, coef, offset)| term_cell_name(cfg, a, coef, offset))
             .collect()
     }
     /// All `(array, cell)` pairs.
@@ -147,6 +166,15 @@ impl Precision {
     }
 }
 
+/// The cell of `a` at `coef·k + offset` as the user reads it (`b[2k+1]`).
+pub fn term_cell_name(cfg: &Cfg, a: ArrayId, coef: i64, offset: i64) -> String {
+    format!(
+        "{}[{}]",
+        cfg.arrays[a].name,
+        crate::invariant::index_term("k", coef, offset)
+    )
+}
+
 /// Build P̂ for `cfg` at `precision`. The result has no array reads, writes or inits.
 pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     let mut out = cfg.clone();
@@ -163,6 +191,8 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
         cells_of: &cells_of,
         sym: &sym,
         sym2: BTreeMap::new(),
+        terms: BTreeMap::new(),
+        term_companions: BTreeMap::new(),
         fold: !precision.is_empty(),
         inst: std::cell::RefCell::new(InstSlot::default()),
     };
@@ -170,6 +200,10 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
     let companions = companions(cfg, precision, &sym);
     let mut node_temps = ab.add_inst_temps(&mut out, &node_ids, &companions);
     ab.sym2 = add_second_ghost(cfg, precision, &mut out, &sym);
+    ab.terms = add_term_cells(cfg, precision, &mut out, &sym);
+    if !ab.terms.is_empty() {
+        ab.term_companions = companion_reads(cfg, &|a| ab.terms.contains_key(&a), true);
+    }
     for id in node_ids {
         let temps = node_temps.remove(&id).unwrap_or_default();
         *ab.inst.borrow_mut() = InstSlot { temps, read: None };
@@ -180,6 +214,7 @@ pub fn abstract_program(cfg: &Cfg, precision: &Precision) -> Cfg {
             fold_node(&mut node.kind);
         }
         if let Some(r) = ab.take_inst_read(id, &companions) {
+            let r = ab.bind_term(id, r);
             out.inst_reads.insert(id, r);
         }
     }
@@ -279,7 +314,7 @@ fn add_symbolic_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg) -> GhostC
 /// None with one ghost.
 fn companions(cfg: &Cfg, precision: &Precision, sym: &GhostCells) -> Companions {
     if precision.second && !sym.is_empty() {
-        companion_reads(cfg, &|a| sym.contains_key(&a))
+        companion_reads(cfg, &|a| sym.contains_key(&a), false)
     } else {
         BTreeMap::new()
     }
@@ -330,7 +365,14 @@ fn add_second_ghost(
 /// `b`, `c` and the hoisting node.
 type Companions = BTreeMap<NodeId, (VarId, ArrayId, Expr, NodeId)>;
 
-fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions {
+///
+/// With `through_guards`, the user may come after bounds guards and skips (which change
+/// no variable) rather than right after the read.
+fn companion_reads(
+    cfg: &Cfg,
+    symbolic: &dyn Fn(ArrayId) -> bool,
+    through_guards: bool,
+) -> Companions {
     let reads_symbolic = |e: &Expr| {
         let mut any = false;
         e.visit(&mut |x| any |= matches!(x, Expr::Read(a, _) if symbolic(*a)));
@@ -344,11 +386,19 @@ fn companion_reads(cfg: &Cfg, symbolic: &dyn Fn(ArrayId) -> bool) -> Companions 
         let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else {
             continue;
         };
-        let user_reads = read_sites(&cfg.nodes[*next].kind)
+        let mut user = *next;
+        while through_guards {
+            match &cfg.nodes[user].kind {
+                NodeKind::Skip { next } => user = *next,
+                NodeKind::Assume { next, .. } if cfg.bounds_guards.contains(&user) => user = *next,
+                _ => break,
+            }
+        }
+        let user_reads = read_sites(&cfg.nodes[user].kind)
             .into_iter()
             .any(reads_symbolic);
         if symbolic(*b) && cfg.vars[*t].name.starts_with("#read") && user_reads {
-            out.entry(*next).or_insert((*t, *b, (**c).clone(), m));
+            out.entry(user).or_insert((*t, *b, (**c).clone(), m));
         }
     }
     out
@@ -367,8 +417,74 @@ fn read_sites(kind: &NodeKind) -> Vec<&Expr> {
 /// Whether a node of `cfg` compares two cells of arrays with a symbolic cell in
 /// `precision` (one read hoisted out of a node that reads another, as `a[j1] <= a[j2]`):
 /// only then may a second ghost help.
+/// A pair that a cell at an index term relates (the hoisted read at a term of the user's
+/// read with a cell there, see [`Precision::add_term`]) needs no second ghost.
 pub fn reads_two_cells(cfg: &Cfg, precision: &Precision) -> bool {
-    !companion_reads(cfg, &|a| precision.sym.contains(&a)).is_empty()
+    let symbolic = |a: ArrayId| precision.sym.contains(&a);
+    companion_reads(cfg, &symbolic, false)
+        .iter()
+        .any(|(user, (_, b, c, _))| {
+            let mut first = None;
+            for e in read_sites(&cfg.nodes[*user].kind) {
+                e.visit(&mut |x| match x {
+                    Expr::Read(a, i) if symbolic(*a) && first.is_none() => first = i.affine(),
+                    _ => {}
+                });
+            }
+            let (Some(i), Some(c)) = (first, c.affine()) else {
+                return true;
+            };
+            !precision.terms.iter().any(|(a, coef, offset)| {
+                let mut want = i.scaled(*coef);
+                want.1 += offset;
+                a == b && want == c
+            })
+        })
+}
+
+/// The cells at index terms of the ghost, by array: each cell with its `coef` and
+/// `offset`.
+type TermCells = BTreeMap<ArrayId, Vec<(VarId, i64, i64)>>;
+
+/// Declare the cells at index terms of the ghost in `out` (after every other variable, so
+/// that those keep their numbers), scoped like their arrays.
+fn add_term_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg, sym: &GhostCells) -> TermCells {
+    let mut terms: TermCells = BTreeMap::new();
+    for (a, coef, offset) in precision.terms() {
+        if !sym.contains_key(&a) {
+            continue;
+        }
+        let info = &cfg.arrays[a];
+        let cell = out.vars.push(VarInfo {
+            name: format!(
+                "{}_{}",
+                info.name,
+                crate::invariant::index_term("k", coef, offset)
+            ),
+            kind: VarKind::TermCell {
+                array: a,
+                proc: info.proc,
+                coef,
+                offset,
+            },
+            range: info.range,
+            span: info.span,
+        });
+        match info.proc {
+            None => out.globals.push(cell),
+            Some(p) => out.procs[p].locals.push(cell),
+        }
+        terms.entry(a).or_default().push((cell, coef, offset));
+    }
+    terms
+}
+
+/// `coef·k + offset`.
+fn term_expr(ghost: VarId, coef: i64, offset: i64) -> Expr {
+    Expr::Add(
+        Box::new(Expr::Scale(BigInt::from(coef), Box::new(Expr::Var(ghost)))),
+        Box::new(Expr::int(offset)),
+    )
 }
 
 fn eq(a: Expr, b: Expr) -> Expr {
@@ -401,6 +517,10 @@ struct Abstractor<'a, F: Fn(ArrayId) -> Vec<(i64, VarId)>> {
     sym2: BTreeMap<ArrayId, (VarId, VarId)>,
     /// The ghost and the symbolic cell of each array that has one.
     sym: &'a BTreeMap<ArrayId, (VarId, VarId)>,
+    /// The cells at index terms of the ghost.
+    terms: TermCells,
+    /// The reads hoisted out of a node that reads arrays with cells at index terms.
+    term_companions: Companions,
     /// The current node's temporaries for instantiated reads, and the read once made.
     inst: std::cell::RefCell<InstSlot>,
     /// Fold constant sub-expressions (only when cells were introduced, so that P̂0 keeps
@@ -511,6 +631,18 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                     )
                 })
                 .collect();
+            for (cell, at) in self.term_cells(array) {
+                // a_t = (0 ≤ i < size && i == t(k) ? v : a_t)
+                lhs.push(cell);
+                rhs.push(Expr::Cond(
+                    Box::new(Expr::And(
+                        Box::new(self.in_range(array, &index)),
+                        Box::new(eq(index.clone(), at)),
+                    )),
+                    Box::new(value.clone()),
+                    Box::new(Expr::Var(cell)),
+                ));
+            }
             for (ghost, cell) in symbolic.into_iter().chain(self.sym2.get(&array).copied()) {
                 // a_k = (0 ≤ i < size && i == k ? v : a_k), at each ghost
                 lhs.push(cell);
@@ -552,8 +684,13 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                         .unwrap_or_else(|| Expr::int(0)),
                 })
                 .collect();
-            for (ghost, cell) in symbolic.into_iter().chain(self.sym2.get(&array).copied()) {
-                // The case split over the ghost: (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
+            let at_ghosts = symbolic
+                .into_iter()
+                .chain(self.sym2.get(&array).copied())
+                .map(|(ghost, cell)| (cell, Expr::Var(ghost)));
+            for (cell, at) in at_ghosts.chain(self.term_cells(array)) {
+                // The case split over the cell's index (the ghost, or a term of it):
+                // (k == 0 ? v0 : (k == 1 ? v1 : ... 0)).
                 lhs.push(cell);
                 rhs.push(match &values {
                     None => arbitrary.clone(),
@@ -563,7 +700,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                         .rev()
                         .fold(Expr::int(0), |acc, (i, e)| {
                             Expr::Cond(
-                                Box::new(eq(Expr::Var(ghost), Expr::int(i as i64))),
+                                Box::new(eq(at.clone(), Expr::int(i as i64))),
                                 Box::new(self.expr(e.clone())),
                                 Box::new(acc),
                             )
@@ -594,6 +731,51 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
             });
         }
         Some(r)
+    }
+
+    /// The cells of `array` at index terms of the ghost, each with its index.
+    fn term_cells(&self, array: ArrayId) -> Vec<(VarId, Expr)> {
+        let Some(&(ghost, _)) = self.sym.get(&array) else {
+            return Vec::new();
+        };
+        self.terms
+            .get(&array)
+            .into_iter()
+            .flatten()
+            .map(|&(cell, coef, offset)| (cell, term_expr(ghost, coef, offset)))
+            .collect()
+    }
+
+    /// With one ghost: where a read `t = b[c]` was hoisted out of the node and `c` is a
+    /// term `coef·i + offset` of the node's instantiated index `i` with a cell of `b` at
+    /// that term of the ghost, the partner's cell there is bound to `t` (see
+    /// [`crate::cfg::TermBind`]).
+    fn bind_term(&self, id: NodeId, mut r: crate::cfg::InstRead) -> crate::cfg::InstRead {
+        if r.second.is_some() {
+            return r;
+        }
+        let Some((t, b, c, _)) = self.term_companions.get(&id) else {
+            return r;
+        };
+        let (Some(i), Some(c_lin)) = (r.index.affine(), c.affine()) else {
+            return r;
+        };
+        let found = self.terms.get(b).into_iter().flatten().find(|(_, coef, offset)| {
+            let mut want = i.scaled(*coef);
+            want.1 += offset;
+            want == c_lin
+        });
+        if let Some(&(cell, coef, offset)) = found {
+            r.term = Some(crate::cfg::TermBind {
+                cell,
+                coef,
+                offset,
+                index: c.clone(),
+                in_range: crate::cfg::in_range(self.cfg, *b, c),
+                value: *t,
+            });
+        }
+        r
     }
 
     /// `index == k`, and for a VLA also `k < size` (a cell beyond the size is out of range).
@@ -667,9 +849,11 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                         .sym
                         .values()
                         .map(|(_, c)| *c)
+                        .chain(self.terms.values().flatten().map(|t| t.0))
                         .filter(|c| *c != cell)
                         .collect(),
                     second: None,
+                    term: None,
                 });
             }
             Some(r) => {
@@ -730,6 +914,21 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                         )
                     }
                 };
+                // A cell at an index term: (0 ≤ i < size && i == t(k) ? a_t : ...).
+                let untracked =
+                    self.term_cells(a)
+                        .into_iter()
+                        .rev()
+                        .fold(untracked, |acc, (cell, at)| {
+                            Expr::Cond(
+                                Box::new(Expr::And(
+                                    Box::new(self.in_range(a, &i)),
+                                    Box::new(eq((*i).clone(), at)),
+                                )),
+                                Box::new(Expr::Var(cell)),
+                                Box::new(acc),
+                            )
+                        });
                 cells.iter().rev().fold(untracked, |acc, (k, v)| {
                     Expr::Cond(
                         Box::new(self.hits(a, &i, *k)),

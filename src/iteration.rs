@@ -39,6 +39,9 @@ pub struct Iteration {
     /// Whether the symbolic cells got a second ghost after this iteration.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub added_second_ghost: bool,
+    /// The cells at index terms of the ghost added after this iteration (`b[2k+1]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub added_term_cells: Vec<String>,
     /// The variables kept where dead after this iteration (the read rule took partners
     /// of runs they tell apart).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -653,6 +656,12 @@ pub fn second_ghost(iters: &mut [Iteration]) {
 }
 
 /// Record that these variables are kept where dead after the current iteration.
+pub fn term_cells(iters: &mut [Iteration], names: &[String]) {
+    if let Some(it) = iters.last_mut() {
+        it.added_term_cells = names.to_vec();
+    }
+}
+
 pub fn kept_live(iters: &mut [Iteration], names: &[String]) {
     if let Some(it) = iters.last_mut() {
         it.kept_live = names.to_vec();

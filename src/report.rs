@@ -96,6 +96,9 @@ pub struct Proof {
     /// Whether the symbolic cells had a second ghost (`a[k1]`, `a[k2]` with `k1 < k2`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub two_ghosts: bool,
+    /// The cells at index terms of the ghost in that abstraction (`b[2k+1]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub term_cells: Vec<String>,
     /// `Some(k)`: every feasible path ends within unwinding bound `k` (bmc).
     pub bound: Option<u32>,
     /// Paths explored (bmc).
@@ -401,6 +404,7 @@ impl Outcome {
                                             format!("{a}[k]")
                                         }
                                     })
+                                    .chain(p.term_cells.iter().cloned())
                                     .collect::<Vec<_>>()
                                     .join(", ");
                                 if n == 0 {

@@ -534,6 +534,7 @@ fn merged_verdict(
                     cells: Default::default(),
                     symbolic: Vec::new(),
                     two_ghosts: false,
+                    term_cells: Vec::new(),
                     bound: Some(k),
                     // No paths were enumerated: the proof is one formula.
                     paths: None,

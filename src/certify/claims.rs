@@ -204,6 +204,21 @@ impl Enc<'_> {
                     None => unknown(self),
                 }
             }
+            (
+                VarKind::TermCell {
+                    array,
+                    coef,
+                    offset,
+                    ..
+                },
+                TermKind::TermCell { .. },
+            ) => match env.ghosts.first() {
+                Some(k) => {
+                    let at = Term::sum([Term::scale_int(*coef, k.clone()), Term::int(*offset)]);
+                    cell(self, *array, at)
+                }
+                None => unknown(self),
+            },
             (VarKind::Ghost { .. }, TermKind::Ghost { ghost }) => {
                 match env.ghosts.get(usize::from(*ghost)) {
                     Some(k) => Ok(k.clone()),

@@ -418,10 +418,30 @@ fn instances(enc: &Enc, ks: &[Term], claims: &Claims) -> Vec<Vec<Term>> {
             _ => None,
         })
         .collect();
+    // A cell at a term `±k + c` of the ghost is read at index `e` where `k = ±(e - c)`.
+    let inverses: Vec<(crate::ids::ArrayId, i64, i64)> = claims
+        .vars
+        .iter()
+        .filter_map(|v| match v.kind {
+            crate::sema::VarKind::TermCell {
+                array,
+                coef: coef @ (1 | -1),
+                offset,
+                ..
+            } => Some((array, coef, offset)),
+            _ => None,
+        })
+        .collect();
     let mut idx: Vec<Term> = Vec::new();
     for (a, t) in &enc.reads {
-        if symbolic.contains(a) && !idx.contains(t) && !ks.contains(t) {
-            idx.push(t.clone());
+        let at = inverses.iter().filter(|(b, ..)| b == a).map(|(_, coef, offset)| {
+            Term::scale_int(*coef, Term::sum([t.clone(), Term::int(-offset)]))
+        });
+        let own = symbolic.contains(a).then(|| t.clone());
+        for t in own.into_iter().chain(at) {
+            if !idx.contains(&t) && !ks.contains(&t) {
+                idx.push(t);
+            }
         }
     }
     idx.truncate(MAX_INSTANCES);

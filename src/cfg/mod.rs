@@ -282,6 +282,29 @@ pub struct InstRead {
     pub others: Vec<VarId>,
     /// With a second ghost `k2` (`k < k2`): how the read is instantiated.
     pub second: Option<SecondGhost>,
+    /// With one ghost: a cell at an index term bound to a read hoisted out of the node.
+    pub term: Option<TermBind>,
+}
+
+/// A read `t = b[index]` hoisted out of a node whose instantiated read is at `i`, with
+/// `index` a term `coef·i + offset` and a cell `b_t` of `b` at `coef·k + offset`: the
+/// partner taken at `k := i` holds in `b_t` the value of cell `coef·i + offset` of the
+/// same run, which is `t` where `index` is that term and in range (the index's variables
+/// are unchanged since the read). Elsewhere `b_t` stays free, as the other cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermBind {
+    /// The partner's cell `b_t`.
+    pub cell: VarId,
+    /// The ghost's coefficient in the term.
+    pub coef: i64,
+    /// The term's constant.
+    pub offset: i64,
+    /// The hoisted read's index (an expression of P̂).
+    pub index: Expr,
+    /// `0 ≤ index < size` of `b`.
+    pub in_range: Expr,
+    /// The temporary holding the value read.
+    pub value: VarId,
 }
 
 /// An instantiated read with two ghosts `k1 < k2` (for sortedness). The read's

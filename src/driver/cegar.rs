@@ -258,6 +258,7 @@ impl<'a> Cegar<'a> {
             cells: self.precision.by_name(cfg),
             symbolic: self.precision.symbolic_by_name(cfg),
             two_ghosts: self.precision.has_second_ghost(),
+            term_cells: self.precision.terms_by_name(cfg),
             bound: None,
             paths: None,
             invariants: invariant_map(&self.loaded.file, phat, tab),
@@ -402,6 +403,10 @@ impl<'a> Cegar<'a> {
                 }
             }
         }
+        // The trace's own index terms: cells at the terms that relate two accesses.
+        if self.add_term_cells(trace, obs) {
+            return Continue(());
+        }
         if !went_through_widening(tab, err) {
             if self.add_second_ghost(obs)
                 || self.add_keep_live(phat, trace, core, obs)
@@ -533,6 +538,27 @@ impl<'a> Cegar<'a> {
         }
         tracing::debug!("refinement: the facts carry congruences from now on");
         self.congruences = true;
+        self.progress.refinements += 1;
+        true
+    }
+
+    /// Cells at the index terms of the ghost that relate two accesses of a node of the
+    /// trace ([`crate::refine::add_term_cells`]); whether any was added.
+    fn add_term_cells(&mut self, trace: &Trace, obs: &mut impl Observer) -> bool {
+        if self.progress.refinements >= self.max_refinements {
+            return false;
+        }
+        let cfg = self.cfg();
+        let new = crate::refine::add_term_cells(cfg, trace, &mut self.precision);
+        if new.is_empty() {
+            return false;
+        }
+        let names: Vec<String> = new
+            .iter()
+            .map(|&(a, coef, offset)| crate::abstraction::term_cell_name(cfg, a, coef, offset))
+            .collect();
+        tracing::debug!("refinement: cells at index terms {}", names.join(", "));
+        obs.term_cells(&names);
         self.progress.refinements += 1;
         true
     }

@@ -69,6 +69,8 @@ pub trait Observer {
     fn refined(&mut self, r: &Refinement, core: &[usize]) {}
     /// The symbolic cells got a second ghost.
     fn second_ghost(&mut self) {}
+    /// The arrays got cells at these index terms of the ghost (`b[2k+1]`).
+    fn term_cells(&mut self, names: &[String]) {}
     /// These variables are kept where dead from now on.
     fn kept_live(&mut self, names: &[String]) {}
     /// The refinement of the widening learnt `lesson` (maybe nothing); `learnt` is all
@@ -126,6 +128,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn second_ghost(&mut self) {
         self.0.second_ghost();
         self.1.second_ghost();
+    }
+    fn term_cells(&mut self, names: &[String]) {
+        self.0.term_cells(names);
+        self.1.term_cells(names);
     }
     fn kept_live(&mut self, names: &[String]) {
         self.0.kept_live(names);

@@ -210,6 +210,10 @@ impl Observer for Recorder<'_> {
         iteration::second_ghost(&mut self.iterations);
     }
 
+    fn term_cells(&mut self, names: &[String]) {
+        iteration::term_cells(&mut self.iterations, names);
+    }
+
     fn kept_live(&mut self, names: &[String]) {
         iteration::kept_live(&mut self.iterations, names);
     }

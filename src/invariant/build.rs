@@ -98,6 +98,27 @@ impl Names {
                         };
                         (name, TermKind::SymCell { array: a, ghost: g })
                     }
+                    VarKind::TermCell {
+                        array,
+                        coef,
+                        offset,
+                        ..
+                    } => {
+                        let a = phat.arrays[array].name.clone();
+                        let name = if users {
+                            format!("{a}[{}]", index_term(&ghosts[0], coef, offset))
+                        } else {
+                            own
+                        };
+                        (
+                            name,
+                            TermKind::TermCell {
+                                array: a,
+                                coef,
+                                offset,
+                            },
+                        )
+                    }
                 }
             })
             .collect();
@@ -783,5 +804,20 @@ mod tests {
         // An open end stays open.
         let from = |lo: i64| Conj::from_constraints(&[Constraint::ge(&k, &LinExpr::int(lo))]);
         assert_eq!(interval_union(&from(5), &range(0, 4)), Some(from(0)));
+    }
+}
+
+/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
+pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
+    let lead = match coef {
+        1 => k.to_string(),
+        -1 => format!("-{k}"),
+        c => format!("{c}{k}"),
+    };
+    match (coef, offset) {
+        (_, 0) => lead,
+        (-1, o) => format!("{o}-{k}"),
+        (_, o) if o > 0 => format!("{lead}+{o}"),
+        (_, o) => format!("{lead}{o}"),
     }
 }

@@ -12,7 +12,7 @@
 mod build;
 mod simplify;
 
-pub use build::{constraint_text, invariant_map, point_name};
+pub use build::{constraint_text, index_term, invariant_map, point_name};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -46,6 +46,15 @@ pub enum TermKind {
         array: String,
         /// Which ghost (0, or 1 for the second of `k1 < k2`).
         ghost: u8,
+    },
+    /// The cell of an array at an index term of the first ghost (`a[2k+1]`).
+    TermCell {
+        /// The array.
+        array: String,
+        /// The ghost's coefficient in the index.
+        coef: i64,
+        /// The index's constant.
+        offset: i64,
     },
     /// A ghost index, universally quantified over the arrays' range.
     Ghost {

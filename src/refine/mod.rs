@@ -13,7 +13,10 @@ use crate::smt::{Logic, SmtConfig, SolverFactory};
 use crate::trace::{self, Trace};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod terms;
 mod widening;
+
+pub use terms::add_term_cells;
 
 pub use widening::{
     add_new, ghost_splits, refine_widening, var_keys, Learnt, WideningLesson, MAX_DELAY,
@@ -115,8 +118,12 @@ pub fn refine(
     // read by a step that the trace's loop-free end depends on (whose reads the
     // abstraction made `u`, while the core may blame a widened loop count instead), that
     // has none yet.
+    // Last, the small arrays too: the core reads them at indices it does not fix (a
+    // check at an arbitrary index), which their constant cells cannot cover.
     let steps: Vec<usize> = core.iter().copied().chain(deciding_steps(cfg, t)).collect();
-    add_symbolic(cfg, t, &steps, precision).unwrap_or(Refinement::NoProgress)
+    add_symbolic(cfg, t, &steps, precision)
+        .or_else(|| add_symbolic_of(cfg, t, &steps, precision, |_| true))
+        .unwrap_or(Refinement::NoProgress)
 }
 
 /// A symbolic cell for every large array read at the steps `steps` of trace `t`, and for
@@ -127,6 +134,18 @@ pub fn add_symbolic(
     t: &Trace,
     steps: &[usize],
     precision: &mut Precision,
+) -> Option<Refinement> {
+    // Small arrays are refined by their constant cells (EUREKA's way) first.
+    add_symbolic_of(cfg, t, steps, precision, |a| large_array(cfg, a))
+}
+
+/// [`add_symbolic`] for the arrays that `eligible` accepts.
+fn add_symbolic_of(
+    cfg: &Cfg,
+    t: &Trace,
+    steps: &[usize],
+    precision: &mut Precision,
+    eligible: impl Fn(ArrayId) -> bool,
 ) -> Option<Refinement> {
     let mut sym = Vec::new();
     for &i in steps {
@@ -156,8 +175,7 @@ pub fn add_symbolic(
         }
         i += 1;
     }
-    // Small arrays are refined by their constant cells (EUREKA's way) only.
-    sym.retain(|a| large_array(cfg, *a));
+    sym.retain(|a| eligible(*a));
     let new: Vec<ArrayId> = sym
         .into_iter()
         .filter(|a| precision.add_symbolic(*a))

@@ -797,7 +797,12 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
     // `a[i] == e`): the atoms `a_k < w` and `a_k ≤ w` put the cells equal to `w` in a part
     // of their own, so that `a_k ≠ w` (two parts) survives the widening. They come after
     // the index atoms (the parts' order of importance).
-    let is_cell = |v: &crate::ids::VarId| matches!(phat.vars[*v].kind, VarKind::SymCell { .. });
+    let is_cell = |v: &crate::ids::VarId| {
+        matches!(
+            phat.vars[*v].kind,
+            VarKind::SymCell { .. } | VarKind::TermCell { .. }
+        )
+    };
     let mut value_atoms: Vec<Expr> = Vec::new();
     for e in &exprs {
         e.visit(&mut |x| {
@@ -826,8 +831,12 @@ fn symbolic_access_atoms(phat: &Cfg, n: NodeId) -> Vec<Constraint> {
             let Expr::Cmp(CmpOp::Eq, i, g) = x else {
                 return;
             };
-            let Expr::Var(gv) = **g else { return };
-            if !matches!(phat.vars[gv].kind, VarKind::Ghost { .. }) {
+            // The ghost, or an index term of it (a cell at `2k+1`: `i == 2*k + 1`).
+            if !g
+                .vars()
+                .iter()
+                .any(|v| matches!(phat.vars[*v].kind, VarKind::Ghost { .. }))
+            {
                 return;
             }
             // The atom only splits the states (precision), so C's wrapping of the index

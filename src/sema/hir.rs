@@ -39,6 +39,18 @@ pub enum VarKind {
         /// The array's procedure (`None` for a global array).
         proc: Option<ProcId>,
     },
+    /// The cell of an array at an index term of the ghost, `a[coef·k + offset]` (a copy
+    /// `b[i] = a[n-1-i]` relates `b_k` with `a_{n-1-k}`); scoped like its array.
+    TermCell {
+        /// The array.
+        array: ArrayId,
+        /// The array's procedure (`None` for a global array).
+        proc: Option<ProcId>,
+        /// The ghost's coefficient in the index.
+        coef: i64,
+        /// The index's constant.
+        offset: i64,
+    },
     /// An explicit array cell `a_k` added by refinement (paper §2); scoped like its array.
     Cell {
         /// The array.
@@ -55,7 +67,9 @@ impl VarKind {
     pub fn proc(self) -> Option<ProcId> {
         match self {
             VarKind::Global | VarKind::Ret | VarKind::Ghost { .. } => None,
-            VarKind::Cell { proc, .. } | VarKind::SymCell { proc, .. } => proc,
+            VarKind::Cell { proc, .. }
+            | VarKind::SymCell { proc, .. }
+            | VarKind::TermCell { proc, .. } => proc,
             VarKind::Formal(p) | VarKind::Local(p) | VarKind::Temp(p) | VarKind::ArraySize(p) => {
                 Some(p)
             }
@@ -371,7 +385,56 @@ impl std::fmt::Display for Width {
     }
 }
 
+/// An affine form `Σ cᵢ·xᵢ + c` with integer coefficients (none zero), as `(coefficients,
+/// constant)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Affine(pub BTreeMap<VarId, i64>, pub i64);
+
+impl Affine {
+    /// `k·self`.
+    pub fn scaled(&self, k: i64) -> Affine {
+        if k == 0 {
+            return Affine::default();
+        }
+        Affine(
+            self.0.iter().map(|(v, c)| (*v, c * k)).collect(),
+            self.1 * k,
+        )
+    }
+
+    /// `self + k·other`.
+    fn plus(mut self, k: i64, other: &Affine) -> Affine {
+        for (v, c) in &other.0 {
+            let e = self.0.entry(*v).or_insert(0);
+            *e += k * c;
+            if *e == 0 {
+                self.0.remove(v);
+            }
+        }
+        self.1 += k * other.1;
+        self
+    }
+}
+
 impl Expr {
+    /// The affine form of an index term: constants, variables, sums, differences and
+    /// scalings, through C's conversions and overflow checks (the form is the value when
+    /// nothing wraps); `None` for anything else or past `i64`.
+    pub fn affine(&self) -> Option<Affine> {
+        use num_traits::ToPrimitive;
+        const LIMIT: i64 = 1 << 40;
+        let small = |n: i64| (-LIMIT..=LIMIT).contains(&n).then_some(n);
+        match self {
+            Expr::Const(n) => Some(Affine(BTreeMap::new(), small(n.to_i64()?)?)),
+            Expr::Var(v) => Some(Affine(BTreeMap::from([(*v, 1)]), 0)),
+            Expr::Add(a, b) => Some(a.affine()?.plus(1, &b.affine()?)),
+            Expr::Sub(a, b) => Some(a.affine()?.plus(-1, &b.affine()?)),
+            Expr::Scale(k, a) => Some(a.affine()?.scaled(small(k.to_i64()?)?)),
+            Expr::Wrap(_, a) | Expr::Overflow(_, a) => a.affine(),
+            _ => None,
+        }
+    }
+
     /// `Const(n)`.
     pub fn int(n: i64) -> Expr {
         Expr::Const(BigInt::from(n))

@@ -58,7 +58,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::ast;
 
 pub use hir::{
-    fold, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, SignedOverflow, Stmt,
+    fold, Affine, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, SignedOverflow, Stmt,
     StmtKind, VarInfo, VarKind, Width,
 };
 pub use options::{Analysis, IntModel, SemaOptions};

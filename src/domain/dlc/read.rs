@@ -112,17 +112,70 @@ impl DlcDomain {
                 .rename(&|d| map.get(&d).copied().unwrap_or(d))
                 .substitute(cur_dim(read.ghost), &at)
                 .substitute(entry_dim(read.ghost), &at);
+            let variants = match &read.term {
+                None => vec![(Vec::new(), None)],
+                Some(tb) => {
+                    let cell = map[&cur_dim(tb.cell)];
+                    Self::term_variants(tb, cell, &at, &f0, &mut fresh)
+                }
+            };
             for case in &in_range {
-                // The cases of the index and the range test that `f` excludes are
-                // dropped before the (costlier) conjunction with the partner.
-                let mut c = f0.clone();
-                for k in guards.iter().chain(case) {
-                    c.add(k);
+                for (extra, bind) in &variants {
+                    // The cases of the index and the range test that `f` excludes are
+                    // dropped before the (costlier) conjunction with the partner.
+                    let mut c = f0.clone();
+                    for k in guards.iter().chain(case).chain(extra) {
+                        c.add(k);
+                    }
+                    if c.is_empty() {
+                        continue;
+                    }
+                    match bind {
+                        None => self.pair(c, &g2, base, &mut out),
+                        Some(b) => {
+                            let mut g3 = g2.clone();
+                            g3.add(b);
+                            self.pair(c, &g3, base, &mut out);
+                        }
+                    }
                 }
-                if c.is_empty() {
-                    continue;
-                }
-                self.pair(c, &g2, base, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The cases of a [`crate::cfg::TermBind`] for the partner at `k := at` (its cell at
+    /// the term renamed to `cell`): where the hoisted read's index is in range and equals
+    /// `coef·at + offset`, the cell is the value read; elsewhere (index out of range,
+    /// below or above the term) it stays free. Each case: the constraints on the state
+    /// and the binding, if any. Together they cover every state.
+    fn term_variants(
+        tb: &crate::cfg::TermBind,
+        cell: Dim,
+        at: &LinExpr,
+        f0: &Conj,
+        fresh: &mut Fresh,
+    ) -> Vec<(Vec<Constraint>, Option<Constraint>)> {
+        use crate::linear::Q;
+        let mut term = at.scale(&Q::from_integer(tb.coef.into()));
+        term.add_constant(&Q::from_integer(tb.offset.into()));
+        let cin = drop_safe_wraps(tb.in_range.clone(), f0);
+        let mut out: Vec<(Vec<Constraint>, Option<Constraint>)> = guard(&cin, false, &cur_dim, fresh)
+            .into_iter()
+            .map(|case| (case, None))
+            .collect();
+        let inside = guard(&cin, true, &cur_dim, fresh);
+        let bind = Constraint::eq(&LinExpr::var(cell), &LinExpr::var(cur_dim(tb.value)));
+        let index = drop_safe_wraps(tb.index.clone(), f0);
+        for (cg, cat) in flatten(&index, &cur_dim, fresh) {
+            for rel in [Constraint::lt(&cat, &term), Constraint::lt(&term, &cat)] {
+                out.push((cg.iter().cloned().chain([rel]).collect(), None));
+            }
+            for case in &inside {
+                let mut v = cg.clone();
+                v.extend(case.iter().cloned());
+                v.push(Constraint::eq(&cat, &term));
+                out.push((v, Some(bind.clone())));
             }
         }
         out
