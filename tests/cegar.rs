@@ -5,6 +5,7 @@
 mod common;
 
 use common::lp_dir;
+use lpmc::Outcome;
 use lpmc::SourceFile;
 use lpmc::Verdict;
 use lpmc::{CheckOptions, Report};
@@ -724,4 +725,71 @@ fn proofs_across_calls_are_certified() {
         n += 1;
     }
     assert!(n >= 4, "only {n} safe programs in lp-programs/certify");
+}
+
+/// Relational programs (`lp-programs/relational/`: a reversed copy, a palindrome made in
+/// place, shifted copies, at sizes 10 and 1000): the check compares two cells at index
+/// terms linear in one variable (`a[x] == b[999-x]`), and the CEGAR engine alone proves
+/// each safe one that is not open with a cell at that term of the ghost beside the
+/// symbolic cells (`b[999-k]`), one refinement after them, certified on the original
+/// program. An open one may be UNKNOWN but never UNSAFE; the unsafe twins are checked,
+/// through the portfolio, in tests/verdicts.rs.
+#[test]
+fn relational_programs_are_proved_with_cells_at_index_terms() {
+    let dir = lp_dir().join("relational");
+    let mut proved = Vec::new();
+    for p in common::sources(&dir) {
+        if common::header(&p, "expect").as_deref() != Some("safe") {
+            continue;
+        }
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if common::header(&p, "open").is_some() {
+            assert!(check_unless_open(&p).is_none());
+            continue;
+        }
+        // The CEGAR engine with the certificate check of its proof.
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
+        let Outcome::Safe(proof) = &r.outcome else {
+            unreachable!()
+        };
+        if !name.ends_with("_10.lp") || !proof.symbolic.is_empty() {
+            assert!(
+                !proof.term_cells.is_empty(),
+                "{name}: proved without a cell at an index term: {}",
+                r.outcome.reason()
+            );
+            let added = r
+                .iterations
+                .iter()
+                .position(|it| !it.added_term_cells.is_empty())
+                .unwrap_or_else(|| panic!("{name}: no iteration added a term cell"));
+            let symbolic = r
+                .iterations
+                .iter()
+                .position(|it| !it.added_symbolic.is_empty())
+                .unwrap_or_else(|| panic!("{name}: no iteration added a symbolic cell"));
+            assert_eq!(added, symbolic + 1, "{name}: {:?}", proof.term_cells);
+        }
+        assert!(
+            proof.certificate.as_ref().is_some_and(|c| c.checked()),
+            "{name}: {:?}",
+            proof.certificate
+        );
+        proved.push((name, proof.term_cells.clone()));
+    }
+    let cells = |n: &str| proved.iter().find(|p| p.0 == n).map(|p| p.1.clone());
+    assert_eq!(cells("reverse_copy.lp"), Some(vec!["b[999-k]".to_string()]));
+    assert_eq!(cells("shift_copy.lp"), Some(vec!["b[k+1]".to_string()]));
+    assert_eq!(
+        cells("palindrome_in_place.lp"),
+        Some(vec!["a[999-k]".to_string()])
+    );
+    assert!(proved.len() >= 7, "only {proved:?} proved");
 }

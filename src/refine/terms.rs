@@ -1,8 +1,7 @@
-//! Cells at index terms of the ghost: where a node of a spurious trace accesses two arrays
+//! Cells at index terms of the ghost: where a test of a spurious trace compares two arrays
 //! (or one array twice) at index terms linear in one variable, `a[x]` and `b[2x+1]`,
-//! `b[i]` and `a[n-1-i]` (written `n-1-i` with `n` a constant), the cell of the second
-//! array at that term of the ghost (`b_{2k+1}` beside `a_k`) relates the two accesses
-//! when the ghost is at the first one. The abstraction keeps such a cell exactly (see
+//! `a[x]` and `b[999-x]`, the cell of the second array at that term of the ghost
+//! (`b_{2k+1}` beside `a_k`) relates the two reads when the ghost is at the first one. The abstraction keeps such a cell exactly (see
 //! [`crate::abstraction`]); the refinement only chooses which.
 
 use crate::abstraction::Precision;
@@ -88,9 +87,9 @@ fn term_of(e1: &Affine, e2: &Affine) -> Option<(i64, i64)> {
 }
 
 /// Add to `precision` a cell at an index term of the ghost for each pair of accesses to
-/// arrays with a symbolic cell, at one node of trace `t` (a read hoisted out of a node
-/// counts as the node's), whose indices are linear in one variable: the evidence is the
-/// trace's own index terms. Returns the cells added, as `(array, coef, offset)`.
+/// arrays with a symbolic cell, at one test of trace `t` (a read hoisted out of it counts
+/// as the test's), whose indices are linear in one variable: the evidence is the trace's
+/// own index terms. Returns the cells added, as `(array, coef, offset)`.
 pub fn add_term_cells(cfg: &Cfg, t: &Trace, precision: &mut Precision) -> Vec<(ArrayId, i64, i64)> {
     let nodes: BTreeSet<NodeId> = t
         .path
@@ -99,21 +98,31 @@ pub fn add_term_cells(cfg: &Cfg, t: &Trace, precision: &mut Precision) -> Vec<(A
         .filter(|n| cfg.nodes.get(*n).is_some())
         .collect();
     let mut new = Vec::new();
-    for &n in &nodes {
-        let mut acc = accesses(cfg, n);
-        if let Some(user) = hoisted_into(cfg, n) {
-            acc.extend(accesses(cfg, user));
-        }
-        let acc: Vec<(ArrayId, Affine)> = acc
-            .into_iter()
+    let compares = |n: NodeId| {
+        matches!(
+            cfg.nodes[n].kind,
+            NodeKind::Branch { .. } | NodeKind::Assume { .. }
+        )
+    };
+    let symbolic = |acc: Vec<(ArrayId, Expr)>, precision: &Precision| -> Vec<(ArrayId, Affine)> {
+        acc.into_iter()
             .filter(|(a, _)| precision.is_symbolic(*a))
             .filter_map(|(a, e)| Some((a, e.affine()?)))
-            .collect();
-        for (a, e1) in &acc {
-            for (b, e2) in &acc {
-                if (a, e1) == (b, e2) {
-                    continue;
-                }
+            .collect()
+    };
+    for &n in &nodes {
+        // Only a test compares two cells (a copy relates them through the cells the test
+        // needs, and an instantiated read often suffices for it); its reads at another
+        // index than the first are hoisted out of it. The ghost is at the test's own read
+        // (the read rule instantiates it there) and the cell at the hoisted read's term,
+        // where the read rule binds it ([`crate::cfg::TermBind`]).
+        let Some(user) = hoisted_into(cfg, n).filter(|u| compares(*u)) else {
+            continue;
+        };
+        let own = symbolic(accesses(cfg, user), precision);
+        let hoisted = symbolic(accesses(cfg, n), precision);
+        for (_, e1) in &own {
+            for (b, e2) in &hoisted {
                 if let Some((coef, offset)) = term_of(e1, e2) {
                     if precision.add_term(*b, coef, offset) {
                         new.push((*b, coef, offset));
