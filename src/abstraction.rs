@@ -46,6 +46,19 @@
 //! a read `t = b[c]` hoisted out of the same node (`(i, c)` or `(c, i)`, `b`'s cell there
 //! bound to `t`). The hoisted read itself is then not instantiated (its value reaches
 //! the node through that binding).
+//!
+//! **Cells at index terms** of the (first) ghost, `b_t` for `t(k) = coef·k + offset`
+//! (`b_{2k+1}`, `b_{999-k}`): a write `b[i] = v` becomes `b_t = (0 ≤ i < size && i == t(k) ?
+//! v : b_t)`, a read `b[i]` is `b_t` when `0 ≤ i < size && i == t(k)` (else as before),
+//! and an initialisation gives `b_t` the value of cell `t(k)`. Read the states as
+//! `(s, k, a_k, b_k, b_t, ...)` with also `b_t = s.b[t(k)]` when `t(k)` is in `b`'s range:
+//! the argument above carries over, since a write changes `b_t` exactly when it writes
+//! cell `t(k)`, and `b_t` out of range is never read. In the read rule a partner taken at
+//! `k := i` holds in `b_t` the cell `t(i)` of the same run, not of the state's `t(k)`: it
+//! becomes fresh, as the other cells at the ghost, but where a read `t' = b[c]` was hoisted
+//! out of the node and `c` is in range and equal to `t(i)`, that cell is `t'`, and the
+//! partner's `b_t` is bound to it ([`crate::cfg::TermBind`]; the cases where `c` is out
+//! of range or differs from `t(i)` leave it fresh, so every state keeps its pairing).
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId, VarId};
@@ -386,14 +399,11 @@ fn companion_reads(
         let ([t], [Expr::Read(b, c)]) = (lhs.as_slice(), rhs.as_slice()) else {
             continue;
         };
-        let mut user = *next;
-        while through_guards {
-            match &cfg.nodes[user].kind {
-                NodeKind::Skip { next } => user = *next,
-                NodeKind::Assume { next, .. } if cfg.bounds_guards.contains(&user) => user = *next,
-                _ => break,
-            }
-        }
+        let user = if through_guards {
+            past_guards(cfg, *next)
+        } else {
+            *next
+        };
         let user_reads = read_sites(&cfg.nodes[user].kind)
             .into_iter()
             .any(reads_symbolic);
@@ -402,6 +412,19 @@ fn companion_reads(
         }
     }
     out
+}
+
+/// The first node from `n` on that is neither a skip nor a bounds guard (those change no
+/// variable).
+pub(crate) fn past_guards(cfg: &Cfg, mut n: NodeId) -> NodeId {
+    for _ in 0..cfg.nodes.len() {
+        match &cfg.nodes[n].kind {
+            NodeKind::Skip { next } => n = *next,
+            NodeKind::Assume { next, .. } if cfg.bounds_guards.contains(&n) => n = *next,
+            _ => break,
+        }
+    }
+    n
 }
 
 /// The expressions of a node whose reads of symbolic arrays are instantiated.

@@ -411,6 +411,7 @@ impl<'a> Cegar<'a> {
             if self.add_second_ghost(obs)
                 || self.add_keep_live(phat, trace, core, obs)
                 || self.add_congruences(phat)
+                || self.add_symbolic_small(trace, core, obs)?
             {
                 return Continue(());
             }
@@ -542,6 +543,28 @@ impl<'a> Cegar<'a> {
         true
     }
 
+    /// Nothing else made progress: symbolic cells for the small arrays the core reads at
+    /// indices it does not fix ([`crate::refine::add_symbolic_small`]); whether any.
+    fn add_symbolic_small(
+        &mut self,
+        trace: &Trace,
+        core: &[usize],
+        obs: &mut impl Observer,
+    ) -> ControlFlow<Outcome, bool> {
+        if self.progress.refinements >= self.max_refinements {
+            return Continue(false);
+        }
+        let cfg = self.cfg();
+        match crate::refine::add_symbolic_small(cfg, trace, core, &mut self.precision) {
+            Some(r) => {
+                obs.enter(Phase::Refine);
+                obs.refined(&r, core);
+                self.take_refinement(r)
+            }
+            None => Continue(false),
+        }
+    }
+
     /// Cells at the index terms of the ghost that relate two accesses of a node of the
     /// trace ([`crate::refine::add_term_cells`]); whether any was added.
     fn add_term_cells(&mut self, trace: &Trace, obs: &mut impl Observer) -> bool {
@@ -630,6 +653,7 @@ impl<'a> Cegar<'a> {
         if self.add_second_ghost(obs)
             || self.add_keep_live(phat, trace, core, obs)
             || self.add_congruences(phat)
+            || self.add_symbolic_small(trace, core, obs)?
         {
             return Continue(());
         }

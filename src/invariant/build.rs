@@ -772,6 +772,21 @@ fn or_distinct(ds: impl IntoIterator<Item = Formula>) -> Formula {
     }
 }
 
+/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
+pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
+    let lead = match coef {
+        1 => k.to_string(),
+        -1 => format!("-{k}"),
+        c => format!("{c}{k}"),
+    };
+    match (coef, offset) {
+        (_, 0) => lead,
+        (-1, o) => format!("{o}-{k}"),
+        (_, o) if o > 0 => format!("{lead}+{o}"),
+        (_, o) => format!("{lead}{o}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -807,17 +822,3 @@ mod tests {
     }
 }
 
-/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
-pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
-    let lead = match coef {
-        1 => k.to_string(),
-        -1 => format!("-{k}"),
-        c => format!("{c}{k}"),
-    };
-    match (coef, offset) {
-        (_, 0) => lead,
-        (-1, o) => format!("{o}-{k}"),
-        (_, o) if o > 0 => format!("{lead}+{o}"),
-        (_, o) => format!("{lead}{o}"),
-    }
-}

@@ -118,12 +118,21 @@ pub fn refine(
     // read by a step that the trace's loop-free end depends on (whose reads the
     // abstraction made `u`, while the core may blame a widened loop count instead), that
     // has none yet.
-    // Last, the small arrays too: the core reads them at indices it does not fix (a
-    // check at an arbitrary index), which their constant cells cannot cover.
     let steps: Vec<usize> = core.iter().copied().chain(deciding_steps(cfg, t)).collect();
-    add_symbolic(cfg, t, &steps, precision)
-        .or_else(|| add_symbolic_of(cfg, t, &steps, precision, |_| true))
-        .unwrap_or(Refinement::NoProgress)
+    add_symbolic(cfg, t, &steps, precision).unwrap_or(Refinement::NoProgress)
+}
+
+/// When nothing else makes progress: a symbolic cell for the small arrays too that the
+/// core of trace `t` (or its loop-free end) reads, at indices it does not fix (a check at
+/// an arbitrary index), which their constant cells cannot cover.
+pub fn add_symbolic_small(
+    cfg: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    precision: &mut Precision,
+) -> Option<Refinement> {
+    let steps: Vec<usize> = core.iter().copied().chain(deciding_steps(cfg, t)).collect();
+    add_symbolic_of(cfg, t, &steps, precision, |_| true)
 }
 
 /// A symbolic cell for every large array read at the steps `steps` of trace `t`, and for

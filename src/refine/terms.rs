@@ -52,15 +52,7 @@ fn hoisted_into(cfg: &Cfg, n: NodeId) -> Option<NodeId> {
     if !cfg.vars[*t].name.starts_with("#read") {
         return None;
     }
-    let mut user = *next;
-    for _ in 0..cfg.nodes.len() {
-        match &cfg.nodes[user].kind {
-            NodeKind::Skip { next } => user = *next,
-            NodeKind::Assume { next, .. } if cfg.bounds_guards.contains(&user) => user = *next,
-            _ => return Some(user),
-        }
-    }
-    None
+    Some(crate::abstraction::past_guards(cfg, *next))
 }
 
 /// `e` as `α·x + β` with `α = ±1`: `(x, α, β)`.
