@@ -179,12 +179,27 @@ impl Precision {
     }
 }
 
+/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
+pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
+    let lead = match coef {
+        1 => k.to_string(),
+        -1 => format!("-{k}"),
+        c => format!("{c}{k}"),
+    };
+    match (coef, offset) {
+        (_, 0) => lead,
+        (-1, o) => format!("{o}-{k}"),
+        (_, o) if o > 0 => format!("{lead}+{o}"),
+        (_, o) => format!("{lead}{o}"),
+    }
+}
+
 /// The cell of `a` at `coef·k + offset` as the user reads it (`b[2k+1]`).
 pub fn term_cell_name(cfg: &Cfg, a: ArrayId, coef: i64, offset: i64) -> String {
     format!(
         "{}[{}]",
         cfg.arrays[a].name,
-        crate::invariant::index_term("k", coef, offset)
+        index_term("k", coef, offset)
     )
 }
 
@@ -482,7 +497,7 @@ fn add_term_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg, sym: &GhostCe
             name: format!(
                 "{}_{}",
                 info.name,
-                crate::invariant::index_term("k", coef, offset)
+                index_term("k", coef, offset)
             ),
             kind: VarKind::TermCell {
                 array: a,

@@ -51,8 +51,12 @@ const SEED: u64 = 20240611;
 
 /// Variants of `forall/` programs that the CEGAR engine is known not to decide (their loss
 /// is reported, marked "known", and does not fail the test; any other loss does), each
-/// with why. None at present.
-const KNOWN_LOSSES: &[&str] = &[];
+/// with why.
+const KNOWN_LOSSES: &[&str] = &[
+    // Quadratic values over 10^6 cells: the same 2,446 engine steps as the original, but
+    // about 5 s in a release build, over the limit in the test profile.
+    "forall/quad_fill_const.lp#scale_size_10",
+];
 
 /// A program with its variants.
 struct Program {

@@ -106,7 +106,7 @@ impl Names {
                     } => {
                         let a = phat.arrays[array].name.clone();
                         let name = if users {
-                            format!("{a}[{}]", index_term(&ghosts[0], coef, offset))
+                            format!("{a}[{}]", crate::abstraction::index_term(&ghosts[0], coef, offset))
                         } else {
                             own
                         };
@@ -769,21 +769,6 @@ fn or_distinct(ds: impl IntoIterator<Item = Formula>) -> Formula {
         disjuncts.remove(0)
     } else {
         Formula::Or(disjuncts)
-    }
-}
-
-/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
-pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
-    let lead = match coef {
-        1 => k.to_string(),
-        -1 => format!("-{k}"),
-        c => format!("{c}{k}"),
-    };
-    match (coef, offset) {
-        (_, 0) => lead,
-        (-1, o) => format!("{o}-{k}"),
-        (_, o) if o > 0 => format!("{lead}+{o}"),
-        (_, o) => format!("{lead}{o}"),
     }
 }
 

@@ -12,7 +12,7 @@
 mod build;
 mod simplify;
 
-pub use build::{constraint_text, index_term, invariant_map, point_name};
+pub use build::{constraint_text, invariant_map, point_name};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
