@@ -196,11 +196,7 @@ pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
 
 /// The cell of `a` at `coef·k + offset` as the user reads it (`b[2k+1]`).
 pub fn term_cell_name(cfg: &Cfg, a: ArrayId, coef: i64, offset: i64) -> String {
-    format!(
-        "{}[{}]",
-        cfg.arrays[a].name,
-        index_term("k", coef, offset)
-    )
+    format!("{}[{}]", cfg.arrays[a].name, index_term("k", coef, offset))
 }
 
 /// Build P̂ for `cfg` at `precision`. The result has no array reads, writes or inits.
@@ -494,11 +490,7 @@ fn add_term_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg, sym: &GhostCe
         }
         let info = &cfg.arrays[a];
         let cell = out.vars.push(VarInfo {
-            name: format!(
-                "{}_{}",
-                info.name,
-                index_term("k", coef, offset)
-            ),
+            name: format!("{}_{}", info.name, index_term("k", coef, offset)),
             kind: VarKind::TermCell {
                 array: a,
                 proc: info.proc,
@@ -798,11 +790,16 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
         let (Some(i), Some(c_lin)) = (r.index.affine(), c.affine()) else {
             return r;
         };
-        let found = self.terms.get(b).into_iter().flatten().find(|(_, coef, offset)| {
-            let mut want = i.scaled(*coef);
-            want.1 += offset;
-            want == c_lin
-        });
+        let found = self
+            .terms
+            .get(b)
+            .into_iter()
+            .flatten()
+            .find(|(_, coef, offset)| {
+                let mut want = i.scaled(*coef);
+                want.1 += offset;
+                want == c_lin
+            });
         if let Some(&(cell, coef, offset)) = found {
             r.term = Some(crate::cfg::TermBind {
                 cell,

@@ -198,7 +198,7 @@ fn explore_with<'a>(
         cells: Default::default(),
         symbolic: Vec::new(),
         two_ghosts: false,
-                    term_cells: Vec::new(),
+        term_cells: Vec::new(),
         bound: Some(k),
         paths: Some(report.paths),
         invariants: Default::default(),

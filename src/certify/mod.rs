@@ -434,9 +434,12 @@ fn instances(enc: &Enc, ks: &[Term], claims: &Claims) -> Vec<Vec<Term>> {
         .collect();
     let mut idx: Vec<Term> = Vec::new();
     for (a, t) in &enc.reads {
-        let at = inverses.iter().filter(|(b, ..)| b == a).map(|(_, coef, offset)| {
-            Term::scale_int(*coef, Term::sum([t.clone(), Term::int(-offset)]))
-        });
+        let at = inverses
+            .iter()
+            .filter(|(b, ..)| b == a)
+            .map(|(_, coef, offset)| {
+                Term::scale_int(*coef, Term::sum([t.clone(), Term::int(-offset)]))
+            });
         let own = symbolic.contains(a).then(|| t.clone());
         for t in own.into_iter().chain(at) {
             if !idx.contains(&t) && !ks.contains(&t) {

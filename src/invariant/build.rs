@@ -106,7 +106,10 @@ impl Names {
                     } => {
                         let a = phat.arrays[array].name.clone();
                         let name = if users {
-                            format!("{a}[{}]", crate::abstraction::index_term(&ghosts[0], coef, offset))
+                            format!(
+                                "{a}[{}]",
+                                crate::abstraction::index_term(&ghosts[0], coef, offset)
+                            )
                         } else {
                             own
                         };
@@ -806,4 +809,3 @@ mod tests {
         assert_eq!(interval_union(&from(5), &range(0, 4)), Some(from(0)));
     }
 }
-

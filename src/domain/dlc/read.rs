@@ -160,10 +160,11 @@ impl DlcDomain {
         let mut term = at.scale(&Q::from_integer(tb.coef.into()));
         term.add_constant(&Q::from_integer(tb.offset.into()));
         let cin = drop_safe_wraps(tb.in_range.clone(), f0);
-        let mut out: Vec<(Vec<Constraint>, Option<Constraint>)> = guard(&cin, false, &cur_dim, fresh)
-            .into_iter()
-            .map(|case| (case, None))
-            .collect();
+        let mut out: Vec<(Vec<Constraint>, Option<Constraint>)> =
+            guard(&cin, false, &cur_dim, fresh)
+                .into_iter()
+                .map(|case| (case, None))
+                .collect();
         let inside = guard(&cin, true, &cur_dim, fresh);
         let bind = Constraint::eq(&LinExpr::var(cell), &LinExpr::var(cur_dim(tb.value)));
         let index = drop_safe_wraps(tb.index.clone(), f0);
