@@ -7,7 +7,7 @@
 
 use crate::accel::CountRange;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
-use crate::ids::{ArrayId, NodeId, ProcId, VarId};
+use crate::ids::{ArrayId, Idx, NodeId, ProcId, VarId};
 use crate::sema::{ArraySize, Expr, Range};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
@@ -224,13 +224,89 @@ pub struct Run {
 #[derive(Clone, Debug)]
 struct ArrayVal {
     size: i64,
-    cells: BTreeMap<i64, BigInt>,
+    cells: Cells,
     havoc_step: Option<usize>,
+}
+
+/// The cells set so far: a vector for arrays up to [`DENSE_CELLS`] cells (one index per
+/// access, no search; it grows to the highest cell set, so an instance costs what its
+/// run touches), a map above (an array of 10⁹ cells is mostly never touched).
+#[derive(Clone, Debug)]
+enum Cells {
+    Dense(Vec<Option<BigInt>>),
+    Sparse(BTreeMap<i64, BigInt>),
+}
+
+/// The largest array whose cells are held in a vector.
+const DENSE_CELLS: i64 = 1 << 24;
+
+impl Cells {
+    fn new(size: i64) -> Cells {
+        if size <= DENSE_CELLS {
+            Cells::Dense(Vec::new())
+        } else {
+            Cells::Sparse(BTreeMap::new())
+        }
+    }
+    /// Cell `i` (`0 ≤ i < size`), if set.
+    fn get(&self, i: i64) -> Option<&BigInt> {
+        match self {
+            Cells::Dense(v) => v.get(i as usize)?.as_ref(),
+            Cells::Sparse(m) => m.get(&i),
+        }
+    }
+    fn insert(&mut self, i: i64, x: BigInt) {
+        match self {
+            Cells::Dense(v) => {
+                let i = i as usize;
+                if i >= v.len() {
+                    v.resize(i + 1, None);
+                }
+                v[i] = Some(x);
+            }
+            Cells::Sparse(m) => {
+                m.insert(i, x);
+            }
+        }
+    }
+}
+
+/// Where each variable lives: its slot among the globals or in its procedure's frame, and
+/// each procedure's frame size. Computed once per run, so that a variable's value is one
+/// index away.
+struct Layout {
+    slot: Vec<u32>,
+    frame_len: Vec<usize>,
+    globals: usize,
+}
+
+impl Layout {
+    fn new(cfg: &Cfg) -> Layout {
+        let mut frame_len = vec![0usize; cfg.procs.len()];
+        let mut globals = 0usize;
+        let slot = cfg
+            .vars
+            .iter()
+            .map(|v| {
+                let n = match v.kind.proc() {
+                    Some(p) => &mut frame_len[p.index()],
+                    None => &mut globals,
+                };
+                *n += 1;
+                (*n - 1) as u32
+            })
+            .collect();
+        Layout {
+            slot,
+            frame_len,
+            globals,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 struct Frame {
-    vars: BTreeMap<VarId, BigInt>,
+    vars: Vec<Option<BigInt>>,
     arrays: BTreeMap<ArrayId, ArrayVal>,
     ret_point: NodeId,
 }
@@ -246,7 +322,8 @@ struct At {
 struct Machine<'c, O: Oracle> {
     cfg: &'c Cfg,
     oracle: &'c mut O,
-    globals: BTreeMap<VarId, BigInt>,
+    layout: Layout,
+    globals: Vec<Option<BigInt>>,
     garrays: BTreeMap<ArrayId, ArrayVal>,
     stack: Vec<Frame>,
     /// The first step whose signed arithmetic overflowed (wrapped).
@@ -381,7 +458,11 @@ impl RunLog {
         self.steps += 1;
         if rec.path {
             self.path.push(node);
-            self.changes.push(Vec::new());
+            // One list per step, when the recording may ask for any (a run of millions of
+            // steps recording only its path would otherwise hold as many empty lists).
+            if rec.changes_head > 0 || rec.changes_tail < usize::MAX {
+                self.changes.push(Vec::new());
+            }
         }
         self.changes.last_mut().filter(|_| record)
     }
@@ -423,18 +504,20 @@ pub fn count_sites(e: &Expr) -> (u32, u32) {
 impl<'c, O: Oracle> Machine<'c, O> {
     /// The machine at `main`'s entry: no value set yet, and `main`'s frame on the stack.
     fn new(cfg: &'c Cfg, oracle: &'c mut O) -> Self {
+        let layout = Layout::new(cfg);
         let mut m = Machine {
             cfg,
             oracle,
-            globals: BTreeMap::new(),
+            globals: vec![None; layout.globals],
             garrays: BTreeMap::new(),
             stack: Vec::new(),
             overflow: None,
             out_of_bounds: None,
             undefined: false,
+            layout,
         };
         m.stack.push(Frame {
-            vars: BTreeMap::new(),
+            vars: vec![None; m.layout.frame_len[cfg.main.index()]],
             arrays: BTreeMap::new(),
             ret_point: ERROR_NODE,
         });
@@ -504,6 +587,14 @@ impl<'c, O: Oracle> Machine<'c, O> {
     /// The parallel assignment `lhs = rhs`: every value is evaluated before any target
     /// changes.
     fn assign(&mut self, lhs: &[VarId], rhs: &[Expr], at: &mut At, mut changes: Changes<'_>) {
+        if let ([v], [e]) = (lhs, rhs) {
+            let x = self.eval(e, at);
+            if let Some(c) = &mut changes {
+                c.push((self.cfg.var_name(*v), x.clone()));
+            }
+            self.set(*v, x);
+            return;
+        }
         let vals: Vec<BigInt> = rhs.iter().map(|e| self.eval(e, at)).collect();
         for (v, x) in lhs.iter().zip(vals) {
             if let Some(c) = &mut changes {
@@ -545,12 +636,12 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 self.oracle.array_init(at.step, array);
                 ArrayVal {
                     size,
-                    cells: BTreeMap::new(),
+                    cells: Cells::new(size),
                     havoc_step: Some(at.step),
                 }
             }
             Some(vs) => {
-                let mut cells = BTreeMap::new();
+                let mut cells = Cells::new(size);
                 for (i, e) in vs.iter().enumerate() {
                     let x = self.eval(e, at);
                     if (i as i64) < size {
@@ -589,7 +680,10 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 c.push((cfg.var_name(*v), x.clone()));
             }
         }
-        let vars = callee.formals.iter().copied().zip(vals).collect();
+        let mut vars = vec![None; self.layout.frame_len[proc.index()]];
+        for (v, x) in callee.formals.iter().zip(vals) {
+            vars[self.layout.slot[v.index()] as usize] = Some(x);
+        }
         self.stack.push(Frame {
             vars,
             arrays: BTreeMap::new(),
@@ -607,11 +701,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
     }
 
     fn get(&mut self, v: VarId, at: &At) -> BigInt {
-        let cur = if self.is_global(v) {
-            self.globals.get(&v).cloned()
-        } else {
-            self.frame().vars.get(&v).cloned()
-        };
+        let cur = self.peek(v);
         match cur {
             Some(x) => x,
             None => {
@@ -630,18 +720,20 @@ impl<'c, O: Oracle> Machine<'c, O> {
 
     /// The value of `v` if it has one (no oracle query).
     fn peek(&self, v: VarId) -> Option<BigInt> {
+        let slot = self.layout.slot[v.index()] as usize;
         if self.is_global(v) {
-            self.globals.get(&v).cloned()
+            self.globals[slot].clone()
         } else {
-            self.stack.last()?.vars.get(&v).cloned()
+            self.stack.last()?.vars.get(slot)?.clone()
         }
     }
 
     fn set(&mut self, v: VarId, x: BigInt) {
+        let slot = self.layout.slot[v.index()] as usize;
         if self.is_global(v) {
-            self.globals.insert(v, x);
-        } else {
-            self.frame().vars.insert(v, x);
+            self.globals[slot] = Some(x);
+        } else if let Some(c) = self.frame().vars.get_mut(slot) {
+            *c = Some(x);
         }
     }
 
@@ -650,7 +742,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
             ArraySize::Const(n) => *n as i64,
             ArraySize::Dynamic(v) => {
                 let v = *v;
-                let x = self.frame().vars.get(&v).cloned().unwrap_or_default();
+                let x = self.peek(v).unwrap_or_default();
                 x.to_i64().unwrap_or(0).max(0)
             }
         }
@@ -679,7 +771,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
         // (arbitrary contents from step 0) only keeps the interpreter total.
         map.entry(a).or_insert_with(|| ArrayVal {
             size,
-            cells: BTreeMap::new(),
+            cells: Cells::new(size),
             havoc_step: Some(0),
         })
     }
@@ -697,7 +789,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
             self.out_of_bounds.get_or_insert(at.step);
             return arbitrary(self.oracle.undef(at.step, at.node, Site::OutOfRange(k)));
         };
-        if let Some(x) = arr.cells.get(&i) {
+        if let Some(x) = arr.cells.get(i) {
             return x.clone();
         }
         let x = match arr.havoc_step {

@@ -26,19 +26,21 @@ use crate::trace::{self, Trace, Witness};
 use num_bigint::BigInt;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 mod draws;
+mod shapes;
 pub(crate) use draws::{learn as learn_draws, DrawRanges, InRange};
+use shapes::{luby, shape_of, shaped, Shape};
 
 /// The settings of a search.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
-    /// Steps of the first runs; the bound doubles after each run that reaches it, up
-    /// to [`SearchOptions::max_steps`].
+    /// Steps of the first runs; the bounds of later runs are multiples of it, following
+    /// the Luby sequence (1, 1, 2, 1, 1, 2, 4, …), up to [`SearchOptions::max_steps`].
     pub first_steps: usize,
-    /// The largest step bound of a run.
+    /// The largest step bound of a run (by default none: runs grow until the deadline).
     pub max_steps: usize,
     /// Stop after this many runs (`None`: until the deadline).
     pub max_runs: Option<u64>,
@@ -52,8 +54,8 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            first_steps: 2_000_000,
-            max_steps: 100_000_000,
+            first_steps: 8_000_000,
+            max_steps: usize::MAX,
             max_runs: None,
             seed: 0,
             share_after: None,
@@ -113,7 +115,25 @@ pub fn dictionary(cfg: &Cfg) -> Vec<BigInt> {
     v
 }
 
-/// An oracle drawing from the dictionary and from ranges that widen with `round`.
+/// Where the values of one shaped site come from: a `u` of a node, or the cells of an
+/// array with arbitrary contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SiteKey {
+    Undef(NodeId, u32),
+    Array(ArrayId),
+}
+
+/// A shaped site's state in a run: its shape (from its second value on), its first
+/// value, how many it gave.
+#[derive(Clone, Debug)]
+struct SiteDraws {
+    shape: Option<Shape>,
+    base: BigInt,
+    count: i64,
+}
+
+/// An oracle drawing from the dictionary and from ranges that widen with `round`; a site
+/// that gives several values gives them in its own [`Shape`].
 #[derive(Clone, Debug)]
 struct GuidedOracle<'a> {
     cfg: &'a Cfg,
@@ -123,9 +143,72 @@ struct GuidedOracle<'a> {
     small: i64,
     /// Probability of a dictionary value.
     p_dict: f64,
+    /// The run's number (which shape each site takes).
+    run: u64,
+    /// The sites asked so far.
+    sites: BTreeMap<SiteKey, SiteDraws>,
+    /// How many of them have a shape: the next one's place in the rotation.
+    shaped_sites: usize,
 }
 
-impl GuidedOracle<'_> {
+impl<'a> GuidedOracle<'a> {
+    fn new(cfg: &'a Cfg, dict: &'a [BigInt], run: u64, seed: u64) -> Self {
+        GuidedOracle {
+            cfg,
+            dict,
+            rng: SmallRng::seed_from_u64(seed),
+            // Small values first: ±2 at first, up to ±1000.
+            small: (2 + (run as i64) / 4).min(1000),
+            p_dict: if run % 2 == 0 { 0.6 } else { 0.3 },
+            run,
+            sites: BTreeMap::new(),
+            shaped_sites: 0,
+        }
+    }
+
+    /// The next value of `key` (cell `index` of an array). A site's first value is a
+    /// guided draw; a `u` that gives a second one, and an array at once, take a shape
+    /// (sites asked once, such as a program's scalar inputs, do not use up the rotation).
+    fn shaped_draw(&mut self, key: SiteKey, index: Option<i64>) -> BigInt {
+        if !self.sites.contains_key(&key) {
+            let base = self.draw();
+            self.sites.insert(
+                key,
+                SiteDraws {
+                    shape: None,
+                    base: base.clone(),
+                    count: 0,
+                },
+            );
+            if index.is_none() {
+                if let Some(s) = self.sites.get_mut(&key) {
+                    s.count = 1;
+                }
+                return base;
+            }
+        }
+        let Some(site) = self.sites.get_mut(&key) else {
+            return self.draw();
+        };
+        let shape = match site.shape {
+            Some(s) => s,
+            None => {
+                let s = shape_of(self.run, self.shaped_sites);
+                self.shaped_sites += 1;
+                site.shape = Some(s);
+                s
+            }
+        };
+        let k = index.unwrap_or(site.count);
+        site.count += 1;
+        let base = site.base.clone();
+        match shape {
+            Shape::Wide => BigInt::from(self.rng.gen_range(-(1i64 << 31)..(1i64 << 31))),
+            Shape::Guided => self.draw(),
+            s => shaped(s, &base, k).unwrap_or(base),
+        }
+    }
+
     fn draw(&mut self) -> BigInt {
         let r: f64 = self.rng.gen();
         if r < self.p_dict && !self.dict.is_empty() {
@@ -169,7 +252,10 @@ fn fit(r: Range, v: BigInt) -> BigInt {
 
 impl Oracle for GuidedOracle<'_> {
     fn undef(&mut self, _: usize, node: NodeId, site: Site) -> BigInt {
-        let v = self.draw();
+        let v = match site {
+            Site::Undef(k) => self.shaped_draw(SiteKey::Undef(node, k), None),
+            _ => self.draw(),
+        };
         fit(range_at(self.cfg, node, site), v)
     }
     /// An accelerated loop's count: mostly the greatest its guard allows (the loop runs
@@ -194,22 +280,23 @@ impl Oracle for GuidedOracle<'_> {
             None => &r.lo + BigInt::from(self.draw().magnitude().clone()),
         }
     }
-    fn array_cell(&mut self, _: usize, array: ArrayId, _: i64) -> BigInt {
-        let v = self.draw();
+    fn array_cell(&mut self, _: usize, array: ArrayId, index: i64) -> BigInt {
+        let v = self.shaped_draw(SiteKey::Array(array), Some(index));
         fit(self.cfg.arrays[array].range, v)
     }
 }
 
-/// The run that answers every query with 0 (after two guided ones: most bugs need
+/// The run that answers every query with 0 (after three guided ones: most bugs need
 /// values, and a long program pays for each run).
-const ZERO_RUN: u64 = 2;
+const ZERO_RUN: u64 = 3;
 
 /// How much the search lowers its priority once it yields ([`SearchOptions::share_after`]).
 const YIELD_NICE: i32 = 10;
 
 /// Runs up to this many steps record their path and oracle answers as they go (a find
-/// needs no second run); longer ones run bare and, if they find, run again recording.
-const RECORD_UP_TO: usize = 8_000_000;
+/// needs no second run); longer ones run bare (recording costs about half the speed, and
+/// most runs find nothing) and, if they find, run again recording.
+const RECORD_UP_TO: usize = 200_000;
 
 /// One run with `oracle`; on a find, its trace and witness (not replayed yet).
 fn one_run<O: Oracle + Clone>(
@@ -242,8 +329,12 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
     let start = Instant::now();
     let mut yielding = false;
     let mut runs = 0u64;
-    let mut steps = opts.first_steps.max(1);
     loop {
+        let steps = opts
+            .first_steps
+            .max(1)
+            .saturating_mul(luby(runs) as usize)
+            .min(opts.max_steps.max(1));
         if deadline.expired() {
             return SearchResult::NotFound {
                 runs,
@@ -266,29 +357,14 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
             one_run(cfg, interp::ListOracle::new(Vec::new()), limits)
         } else {
             let seed = opts.seed.wrapping_add(runs);
-            // Small values first: ±2 at first, up to ±1000.
-            let small = (2 + (runs as i64) / 4).min(1000);
-            let oracle = GuidedOracle {
-                cfg,
-                dict: &dict,
-                rng: SmallRng::seed_from_u64(seed),
-                small,
-                p_dict: if runs % 2 == 0 { 0.6 } else { 0.3 },
-            };
+            let oracle = GuidedOracle::new(cfg, &dict, runs, seed);
             // A value of a range open on one side lies as far from its end as the small
             // values from 0.
-            one_run(
-                cfg,
-                InRange::new(oracle, &ranges, seed, small as u64),
-                limits,
-            )
+            let spread = oracle.small as u64;
+            one_run(cfg, InRange::new(oracle, &ranges, seed, spread), limits)
         };
-        let hit_limit = outcome == Outcome::StepLimit;
+        tracing::debug!(run = runs, bound = steps, ?outcome, ms = run_start.elapsed().as_millis() as u64, "search run");
         runs += 1;
-        // A run cut short by the step bound: the next runs may go twice as far.
-        if hit_limit {
-            steps = steps.saturating_mul(2).min(opts.max_steps.max(1));
-        }
         if let Some((trace, witness)) = found {
             return SearchResult::Found { trace, witness };
         }
@@ -693,4 +769,34 @@ mod draw_tests {
 
     /// Runs of the search on lp-programs/search.
     const SEARCH_BUDGET: u64 = 300;
+
+    /// lp-programs/big_arrays: bugs behind arrays of 10^3 to 2·10^5 cells that need a
+    /// run over distinct cells, a sorted one, or the one index the program's constants
+    /// name. The search finds each unsafe program within a budget of runs (its Luby
+    /// bounds and shapes, not time), and its trace replays; it finds nothing in the safe
+    /// twins' first runs.
+    #[test]
+    fn the_search_finds_deep_bugs_in_big_arrays_within_a_budget_of_runs() {
+        let progs = sources(&lp_dir().join("big_arrays"));
+        assert!(progs.len() >= 14, "{progs:?}");
+        for p in progs {
+            let c = crate::frontend::load_path(&p).unwrap().cfg;
+            let unsafe_ = header(&p, "expect").as_deref() == Some("unsafe");
+            let opts = SearchOptions {
+                max_runs: Some(if unsafe_ { BIG_ARRAYS_BUDGET } else { 2 }),
+                first_steps: if unsafe_ { 8_000_000 } else { 1_000_000 },
+                ..SearchOptions::default()
+            };
+            match (search_within(&c, &opts, &Deadline::none()), unsafe_) {
+                (SearchResult::Found { trace, witness }, true) => {
+                    trace::replay(&c, &trace, &witness).unwrap();
+                }
+                (SearchResult::NotFound { .. }, false) => {}
+                (other, _) => panic!("{}: {other:?}", p.display()),
+            }
+        }
+    }
+
+    /// Runs of the search on lp-programs/big_arrays.
+    const BIG_ARRAYS_BUDGET: u64 = 200;
 }

@@ -1,0 +1,16 @@
+// expect: safe
+// why: the fill writes 42 into every cell below n, and j < n
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int a[100000];
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100000) return 0;
+  for (int i = 0; i < n; i++) {
+    a[i] = 42;
+  }
+  int j = __VERIFIER_nondet_int();
+  if (!(0 <= j && j < n)) return 0;
+  if (a[j] != 42) reach_error();
+  return 0;
+}
