@@ -363,7 +363,13 @@ pub fn search_within(cfg: &Cfg, opts: &SearchOptions, deadline: &Deadline) -> Se
             let spread = oracle.small as u64;
             one_run(cfg, InRange::new(oracle, &ranges, seed, spread), limits)
         };
-        tracing::debug!(run = runs, bound = steps, ?outcome, ms = run_start.elapsed().as_millis() as u64, "search run");
+        tracing::debug!(
+            run = runs,
+            bound = steps,
+            ?outcome,
+            ms = run_start.elapsed().as_millis() as u64,
+            "search run"
+        );
         runs += 1;
         if let Some((trace, witness)) = found {
             return SearchResult::Found { trace, witness };

@@ -50,7 +50,11 @@ pub(crate) fn shape_of(run: u64, ordinal: usize) -> Shape {
 
 /// The `k`-th value (from 0) of a site of shape `shape` whose first guided value is
 /// `base` (`None` for [`Shape::Guided`] and [`Shape::Wide`], whose values are drawn).
-pub(crate) fn shaped(shape: Shape, base: &num_bigint::BigInt, k: i64) -> Option<num_bigint::BigInt> {
+pub(crate) fn shaped(
+    shape: Shape,
+    base: &num_bigint::BigInt,
+    k: i64,
+) -> Option<num_bigint::BigInt> {
     Some(match shape {
         Shape::Guided | Shape::Wide => return None,
         Shape::Descending => base - k,
