@@ -56,6 +56,9 @@ const KNOWN_LOSSES: &[&str] = &[
     // Quadratic values over 10^6 cells: the same 2,446 engine steps as the original, but
     // about 5 s in a release build, over the limit in the test profile.
     "forall/quad_fill_const.lp#scale_size_10",
+    // The search loop in a procedure: SAFE with the portfolio in 10-11 s in a release
+    // build (the original in 3.5-4.7 s), over the test's 10 s limit; a tail of issue 52.
+    "forall/find_flag.lp#body_to_proc",
 ];
 
 /// A program with its variants.
