@@ -274,6 +274,10 @@ impl Cells {
 /// Where each variable lives: its slot among the globals or in its procedure's frame, and
 /// each procedure's frame size. Computed once per run, so that a variable's value is one
 /// index away.
+///
+/// A procedure's nodes read and write only its own variables and the globals (a callee's
+/// value comes back through the global `$ret`), so a slot always indexes the frame on top
+/// of the stack.
 struct Layout {
     slot: Vec<u32>,
     frame_len: Vec<usize>,
