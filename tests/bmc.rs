@@ -684,3 +684,63 @@ int main() {
         }
     }
 }
+
+/// Loops with constant bounds, nested, in callees, branching on inputs
+/// (lp-programs/bounded/): the growing bound decides each with merged formulas, by bound
+/// 8. A proof names a signed overflow as an assumption only where an execution within
+/// the bound may overflow (`// bmc-assumes:` lines; `none` where every value stays
+/// small).
+#[test]
+fn nested_constant_loops_are_decided_by_merged_formulas() {
+    let progs = sources(&lp_dir().join("bounded"));
+    assert!(progs.len() >= 8, "only {} programs", progs.len());
+    for p in progs {
+        let want = header(&p, "expect").expect("an expect header");
+        let loaded = lpmc::load_path(&p).expect("the program loads");
+        let r = bmc(
+            &loaded,
+            &BmcOptions {
+                timeout_s: Some(60.0),
+                memory_mb: TEST_MEMORY_MB,
+                ..Default::default()
+            },
+        );
+        let reason = r.outcome.reason();
+        let got = match r.verdict() {
+            Verdict::Safe => "safe",
+            Verdict::Unsafe => "unsafe",
+            Verdict::Unknown => "unknown",
+        };
+        assert_eq!(got, want, "{}: {reason}", p.display());
+        assert!(
+            r.unwind <= 8 && r.states > 0,
+            "{}: bound {}, {} merged states",
+            p.display(),
+            r.unwind,
+            r.states
+        );
+        if let lpmc::Outcome::Safe(proof) = &r.outcome {
+            let want: Vec<u32> = match header(&p, "bmc-assumes")
+                .expect("a bmc-assumes header")
+                .as_str()
+            {
+                "none" => Vec::new(),
+                list => list.split(',').map(|l| l.trim().parse().unwrap()).collect(),
+            };
+            assert_eq!(proof.assumed_no_overflow, want, "{}", p.display());
+        }
+    }
+}
+
+/// An access out of bounds in every execution stops it there: the accesses after it are
+/// never reached by a defined execution, so the merged formula's proof assumes only the
+/// first (the conditions are asked in the order of the states).
+#[test]
+fn a_merged_proof_assumes_only_the_first_undefined_access() {
+    let p = lp_dir().join("array_oob_write_safe.c");
+    let r = run_file_mode(&p, 4, 60.0, lpmc::BmcMode::Merged);
+    let lpmc::Outcome::Safe(proof) = &r.outcome else {
+        panic!("{}", r.outcome.reason());
+    };
+    assert_eq!(proof.assumed_in_bounds, vec![9]);
+}

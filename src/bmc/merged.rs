@@ -27,7 +27,7 @@ use crate::ids::{NodeId, ProcId};
 use crate::limits::Deadline;
 use crate::smt::{SatResult, SmtBackend, SmtError, Sort, Term, Value};
 use crate::trace::{Fail, PathEncoder, Trace};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Where an edge of the unrolling leads.
 enum Target {
@@ -70,6 +70,13 @@ pub(super) struct Unrolling<'a, 's> {
     pub first: Option<PathEncoder<'a>>,
     /// The solver checks made by [`Unrolling::decide`].
     pub queries: u64,
+    /// One Boolean literal per node where C's undefined behaviour imposes a condition
+    /// (a signed result fits, an access is in bounds): the queries assume them all, the
+    /// question whether a condition can fail ([`Unrolling::undefined_at`]) drops them.
+    acts: BTreeMap<NodeId, Term>,
+    /// Those conditions, in the order of their states: node, state, guard of the state,
+    /// condition.
+    ub: Vec<(NodeId, usize, Term, Term)>,
 }
 
 /// What one unrolling found.
@@ -113,6 +120,8 @@ impl<'a, 's> Unrolling<'a, 's> {
             loaded,
             first: None,
             queries: 0,
+            acts: BTreeMap::new(),
+            ub: Vec::new(),
         }
     }
 
@@ -127,7 +136,8 @@ impl<'a, 's> Unrolling<'a, 's> {
         let Some(main) = cfg.procs.get(cfg.main) else {
             return Err(self.invalid("the program has no main"));
         };
-        let enc = PathEncoder::new(cfg, false);
+        let mut enc = PathEncoder::new(cfg, false);
+        enc.keep_ub_apart();
         self.first = Some(enc.clone());
         self.frame(cfg.main, main.entry, enc, Term::Bool(true), None, 1)?;
         Ok(())
@@ -202,7 +212,31 @@ impl<'a, 's> Unrolling<'a, 's> {
         }
         let mut cs = enc.take_aux();
         cs.extend(enc.end_step());
-        self.assert_under(g, cs, enc)
+        let live = self.assert_under(g, cs, enc)?;
+        self.assert_ub(g, enc)?;
+        Ok(live)
+    }
+
+    /// The step's conditions of defined behaviour, under `g` and the literal of their
+    /// node (a state where one is `false` goes on: the queries exclude its executions).
+    fn assert_ub(&mut self, g: &Term, enc: &mut PathEncoder<'a>) -> Result<(), SmtError> {
+        for (n, c) in enc.take_ub() {
+            let act = match self.acts.get(&n) {
+                Some(a) => a.clone(),
+                None => {
+                    let s = self
+                        .smt
+                        .declare(&format!("ub@{}", self.acts.len()), Sort::Bool)?;
+                    self.acts.insert(n, Term::sym(s));
+                    Term::sym(s)
+                }
+            };
+            self.smt
+                .assert(&Term::implies(act, Term::implies(g.clone(), c.clone())))?;
+            let state = self.states.len().saturating_sub(1);
+            self.ub.push((n, state, g.clone(), c));
+        }
+        Ok(())
     }
 
     fn wto(&mut self, p: ProcId, entry: NodeId) -> &Wto {
@@ -355,7 +389,9 @@ impl<'a, 's> Unrolling<'a, 's> {
                         own.iter().for_each(|c| enc.learn(c));
                     }
                     cs.extend(own);
-                    if !self.assert_under(&g, cs, &enc)? {
+                    let live = self.assert_under(&g, cs, &enc)?;
+                    self.assert_ub(&g, &mut enc)?;
+                    if !live {
                         continue;
                     }
                     next
@@ -467,7 +503,7 @@ impl<'a, 's> Unrolling<'a, 's> {
             self.smt.assert(&Term::not(Term::and(b.clone())))?;
         }
         self.queries += 1;
-        match self.smt.check()? {
+        match self.check_defined()? {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(r) => Err(SmtError::Solver {
                 operation: "check_sat",
@@ -484,7 +520,7 @@ impl<'a, 's> Unrolling<'a, 's> {
         let gs: Vec<Term> = self.bounds.iter().map(|(g, _)| g.clone()).collect();
         self.smt.assert(&Term::or(gs))?;
         self.queries += 1;
-        match self.smt.check()? {
+        match self.check_defined()? {
             SatResult::Unsat => Ok(Found::Safe),
             SatResult::Unknown(r) => Err(SmtError::Solver {
                 operation: "check_sat",
@@ -500,6 +536,104 @@ impl<'a, 's> Unrolling<'a, 's> {
                 Ok(Found::Bound("a path leaves the bound".into()))
             }
         }
+    }
+
+    /// Check the executions whose behaviour is defined (every condition of C's undefined
+    /// behaviour holds).
+    fn check_defined(&mut self) -> Result<SatResult, SmtError> {
+        let acts: Vec<Term> = self.acts.values().cloned().collect();
+        if acts.is_empty() {
+            self.smt.check()
+        } else {
+            self.smt.check_assuming(&acts)
+        }
+    }
+
+    /// The nodes where an execution within the bound may break a condition of defined
+    /// behaviour (a signed result out of its type's range, an access out of bounds) first:
+    /// those where the unrolling cannot rule it out. An execution that first breaks one
+    /// at node `n` is, up to `n`, an execution of the C program, and one of the unrolled
+    /// program over the mathematical integers where every condition before `n` holds. So
+    /// first one question for all nodes, over the mathematical integers (the earliest
+    /// condition a model breaks is broken first: its node is kept); if some execution
+    /// breaks one, then a question per node, with the conditions of the states before its
+    /// first state (the states of one execution come in order). Every node the solver
+    /// gives no answer for is kept.
+    pub(super) fn undefined_at(&mut self) -> BTreeSet<NodeId> {
+        let all: Vec<usize> = (0..self.ub.len()).collect();
+        let mut kept = BTreeSet::new();
+        match self.breaks(&all, 0) {
+            Ok(None) => return kept,
+            Ok(Some(e)) => {
+                kept.insert(self.ub[e].0);
+            }
+            Err(_) => return self.ub.iter().map(|u| u.0).collect(),
+        }
+        // The entries of each node still open, by the node's first state.
+        let mut by_node: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
+        for (i, u) in self.ub.iter().enumerate() {
+            if !kept.contains(&u.0) {
+                by_node.entry(u.0).or_default().push(i);
+            }
+        }
+        let mut order: Vec<(usize, NodeId)> = by_node
+            .iter()
+            .map(|(n, es)| (es.iter().map(|&e| self.ub[e].1).min().unwrap_or(0), *n))
+            .collect();
+        order.sort_unstable();
+        for (first, n) in order {
+            let es = &by_node[&n];
+            if !matches!(self.breaks(es, first), Ok(None)) {
+                kept.insert(n);
+            }
+        }
+        kept
+    }
+
+    /// Whether some execution where the conditions of the states before `before` hold
+    /// breaks one of the conditions `targets` (indices into `self.ub`): the broken one of
+    /// the earliest state, or `None`.
+    fn breaks(&mut self, targets: &[usize], before: usize) -> Result<Option<usize>, SmtError> {
+        self.smt.push()?;
+        let res = (|| {
+            for (_, st, g, c) in &self.ub {
+                if *st < before {
+                    self.smt.assert(&Term::implies(g.clone(), c.clone()))?;
+                }
+            }
+            // In the order of their states (`self.ub`'s order).
+            let broken: Vec<(usize, Term)> = targets
+                .iter()
+                .map(|&i| {
+                    let (_, _, g, c) = &self.ub[i];
+                    (i, Term::and([g.clone(), Term::not(c.clone())]))
+                })
+                .collect();
+            self.smt.assert(&Term::or(
+                broken.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>(),
+            ))?;
+            self.queries += 1;
+            match self.smt.check()? {
+                SatResult::Unsat => Ok(None),
+                SatResult::Unknown(r) => Err(SmtError::Solver {
+                    operation: "check_sat",
+                    message: format!("unknown on an undefined behaviour ({r})"),
+                }),
+                SatResult::Sat => {
+                    for (i, t) in &broken {
+                        if self.holds(t)? {
+                            return Ok(Some(*i));
+                        }
+                    }
+                    Err(SmtError::Solver {
+                        operation: "bmc",
+                        message: "the model breaks no condition".into(),
+                    })
+                }
+            }
+        })();
+        self.smt.pop()?;
+        res
     }
 
     fn holds(&mut self, g: &Term) -> Result<bool, SmtError> {

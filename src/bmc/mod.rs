@@ -26,14 +26,14 @@ mod wto;
 
 use paths::{explore, Step};
 
-use crate::cfg::{Cfg, NodeKind};
+use crate::cfg::Cfg;
 use crate::frontend::{Loaded, Semantics};
 use crate::limits::{run_guarded, seconds, Deadline, DEFAULT_MEMORY_MB};
 use crate::report::{node_lines, tested_counterexample, Engine, GiveUp, Outcome, Proof, Verdict};
 
 use crate::smt::{Cvc5Factory, Logic, SmtBackend, SmtConfig, SolverFactory, Solvers};
 use crate::trace::{self, Feasibility, Trace};
-use std::collections::HashMap;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -72,9 +72,8 @@ impl std::fmt::Display for Unwind {
 /// How the bounded engine explores a bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BmcMode {
-    /// One merged formula per bound for a program without accelerated loop paths;
-    /// with them, path by path while the paths are few, then merged (see
-    /// [`PATH_BUDGET`]).
+    /// One merged formula per bound up to bound 8, then path by path while the paths are
+    /// few, else merged (see [`PATH_BUDGET`]).
     #[default]
     Auto,
     /// Path by path only.
@@ -222,33 +221,9 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
     report
 }
 
-/// The largest bound `auto` tries merged first on a program without accelerated
-/// paths or recursion, before going path by path.
-const MERGED_FIRST_K: u32 = 8;
-
-/// Whether some procedure can call itself (directly or through others).
-fn recursive(cfg: &Cfg) -> bool {
-    use crate::ids::ProcId;
-    let mut calls: HashMap<ProcId, Vec<ProcId>> = HashMap::new();
-    for node in cfg.nodes.iter() {
-        if let (Some(p), NodeKind::Call { proc, .. }) = (node.proc, &node.kind) {
-            calls.entry(p).or_default().push(*proc);
-        }
-    }
-    calls.keys().any(|&start| {
-        let mut seen = std::collections::HashSet::new();
-        let mut work = calls.get(&start).cloned().unwrap_or_default();
-        while let Some(q) = work.pop() {
-            if q == start {
-                return true;
-            }
-            if seen.insert(q) {
-                work.extend(calls.get(&q).cloned().unwrap_or_default());
-            }
-        }
-        false
-    })
-}
+/// The largest bound `auto` tries merged first, before going path by path: the bounds
+/// at which it proves programs with small constant loops.
+pub(crate) const MERGED_FIRST_K: u32 = 8;
 
 /// Bounded model checking on the current thread, held to `deadline` (polled between
 /// steps; every solver check is limited to the time left).
@@ -259,6 +234,17 @@ pub fn bmc_within(
     deadline: &Deadline,
 ) -> BmcReport {
     bmc_within_mode(loaded, unwind, BmcMode::Auto, solvers, deadline)
+}
+
+/// [`bmc_within`], telling `bound` each bound it starts to explore.
+pub(crate) fn bmc_within_tracked(
+    loaded: &Loaded,
+    unwind: Unwind,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+    bound: &AtomicU32,
+) -> BmcReport {
+    bmc_at(loaded, unwind, BmcMode::Auto, solvers, deadline, bound)
 }
 
 /// [`bmc_within`] in a given [`BmcMode`].
@@ -319,21 +305,17 @@ fn bmc_at(
     // The merged engine's solver (with models, to read an error path back), made when
     // first needed.
     let mut msmt: Option<Box<dyn SmtBackend>> = None;
-    // Path by path first only where it can win: the accelerated loop paths (an error
-    // behind a deep loop reached at bound 1), which the merged formula leaves out, and
-    // recursion (a call tree inlined into one formula grows exponentially with the
-    // bound, where paths end early); other programs are merged from the start. Where paths are few but
-    // each prefix check is costly (arrays written in loops: bubble sorts), the path
-    // count would never show the cost.
-    let mut merged = match mode {
-        BmcMode::Merged => true,
-        BmcMode::Paths => false,
-        BmcMode::Auto => loaded.cfg.accel.is_empty() && !recursive(&loaded.cfg),
-    };
+    // Under `auto`, every program is merged first: one formula per bound, whose size
+    // grows with the unrolled states where the paths grow exponentially with the
+    // symbolic branches. The accelerated loop paths, which reach an error behind a deep
+    // loop at a small bound, are left out of the merged formula (their symbolic counts
+    // would make the loop's variables symbolic in every state they join): the bounds
+    // past `MERGED_FIRST_K` take them path by path.
+    let mut merged = mode != BmcMode::Paths;
     // Under `auto`, a program merged from the start goes path by path after
     // `MERGED_FIRST_K` (and back to merged past the path budget): a deep loop whose
     // diamonds the solver finds hard as one formula may still have few paths.
-    let merged_until = (mode == BmcMode::Auto && merged).then_some(MERGED_FIRST_K);
+    let merged_until = (mode == BmcMode::Auto).then_some(MERGED_FIRST_K);
     // A fixed bound past it (the re-check of a bounded proof) starts where the growing
     // schedule would be at that bound: path by path.
     if merged_until.is_some_and(|m| first_k > m) {
@@ -506,8 +488,10 @@ fn merged_verdict(
     let mut blocked = Vec::new();
     loop {
         let before = u.queries;
+        let t0 = Instant::now();
         let res = u.decide(&blocked);
         report.smt_checks += u.queries - before;
+        tracing::debug!(k, ms = %t0.elapsed().as_millis(), "bmc: merged formula decided");
         match res {
             Err(e) => {
                 return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
@@ -518,16 +502,24 @@ fn merged_verdict(
                 return Explored::Bound(format!("unwinding bound {k} reached: {why}"))
             }
             Ok(merged::Found::Safe) => {
-                let assumed = u
-                    .first
-                    .as_ref()
-                    .map(|e| e.assumed_no_overflow())
-                    .unwrap_or_default();
-                let in_bounds = u
-                    .first
-                    .as_ref()
-                    .map(|e| e.assumed_in_bounds())
-                    .unwrap_or_default();
+                // Only the conditions of defined behaviour that some execution within the
+                // bound may break are assumptions of the proof.
+                let before = u.queries;
+                let t0 = Instant::now();
+                let undefined = u.undefined_at();
+                report.smt_checks += u.queries - before;
+                tracing::debug!(
+                    k,
+                    queries = u.queries - before,
+                    ms = %t0.elapsed().as_millis(),
+                    "bmc: conditions of defined behaviour asked"
+                );
+                let (assumed, in_bounds) = match u.first.as_ref() {
+                    Some(e) => (e.assumed_no_overflow(), e.assumed_in_bounds()),
+                    None => Default::default(),
+                };
+                let assumed: BTreeSet<_> = assumed.intersection(&undefined).copied().collect();
+                let in_bounds: BTreeSet<_> = in_bounds.intersection(&undefined).copied().collect();
                 return Explored::Done(Outcome::Safe(Proof {
                     engine: Engine::Bmc,
                     abstraction: None,

@@ -148,6 +148,12 @@ pub(crate) struct PathEncoder<'a> {
     /// The bounds guards ([`Cfg::bounds_guards`]) where a path had to assume that an
     /// array access is in bounds (its guard was not a literal `true`), shared by forks.
     in_bounds: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<NodeId>>>,
+    /// Whether the conditions C's undefined behaviour imposes (a signed result fits, an
+    /// access is in bounds) are kept apart from the step's constraints, in `ub`, for a
+    /// caller that asserts them so that it can also ask whether they can fail.
+    ub_apart: bool,
+    /// With `ub_apart`: those conditions of the current step, with their nodes.
+    ub: Vec<(NodeId, Term)>,
 }
 
 /// Encode a (validated) path in full, with records.
@@ -199,6 +205,8 @@ impl<'a> PathEncoder<'a> {
             overflows: Default::default(),
             in_bounds: Default::default(),
             lemmas: Vec::new(),
+            ub_apart: false,
+            ub: Vec::new(),
         }
     }
 
@@ -243,6 +251,20 @@ impl<'a> PathEncoder<'a> {
     /// The definitions of auxiliary symbols made since the last call (always
     /// satisfiable; to be asserted unlabeled). Only without records: with records they
     /// stay in the [`Encoding`].
+    /// Keep the conditions of C's undefined behaviour apart from the step's constraints
+    /// from now on (in this encoder and its forks): [`PathEncoder::take_ub`] gives them.
+    pub(crate) fn keep_ub_apart(&mut self) {
+        self.ub_apart = true;
+    }
+
+    /// With [`PathEncoder::keep_ub_apart`]: the conditions under which the steps encoded
+    /// since the last call have a defined behaviour (a signed result fits its type, an
+    /// access is in bounds), each with its node: an execution that breaks one stops
+    /// there, as undefined.
+    pub(crate) fn take_ub(&mut self) -> Vec<(NodeId, Term)> {
+        std::mem::take(&mut self.ub)
+    }
+
     pub(crate) fn take_aux(&mut self) -> Vec<Term> {
         if self.record {
             Vec::new()

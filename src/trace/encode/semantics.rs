@@ -173,10 +173,15 @@ impl PathEncoder<'_> {
                 ]));
                 if fits != Term::Bool(true) {
                     self.overflows.borrow_mut().insert(self.node);
-                    self.cur.push(match self.evaluated.as_slice() {
+                    let c = match self.evaluated.as_slice() {
                         [] => fits,
                         ctx => Term::implies(Term::and(ctx.to_vec()), fits),
-                    });
+                    };
+                    if self.ub_apart {
+                        self.ub.push((self.node, c));
+                    } else {
+                        self.cur.push(c);
+                    }
                 }
                 V::I(t)
             }
@@ -375,10 +380,15 @@ impl PathEncoder<'_> {
             }
             NodeKind::Assume { cond, .. } => {
                 let c = self.boolean(smt, cond)?;
-                if c != Term::Bool(true) && cfg.bounds_guards.contains(&self.node) {
+                let guard = c != Term::Bool(true) && cfg.bounds_guards.contains(&self.node);
+                if guard {
                     self.in_bounds.borrow_mut().insert(self.node);
                 }
-                self.cur.push(c);
+                if guard && self.ub_apart {
+                    self.ub.push((self.node, c));
+                } else {
+                    self.cur.push(c);
+                }
             }
             NodeKind::Call { proc, args, .. } => {
                 let mut vals = Vec::with_capacity(args.len());
