@@ -234,8 +234,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         // Beside the provers, the bounded engine keeps its share of the processor while
         // it proves by merged formulas (the bounds up to `MERGED_FIRST_K`, where programs
         // with small constant loops are proved); past them, it yields.
-        if stage == STAGE_ALL && !bmc_niced && bmc_bound.load(Ordering::Acquire) > MERGED_FIRST_K
-        {
+        if stage == STAGE_ALL && !bmc_niced && bmc_bound.load(Ordering::Acquire) > MERGED_FIRST_K {
             let tid = bmc_tid.load(Ordering::Acquire);
             if tid >= 0 {
                 crate::limits::lower_priority_of(tid, BMC_NICE);

@@ -42,8 +42,9 @@ use std::sync::Mutex;
 const CASES: u64 = 40;
 /// The unwinding bound (the loops have at most 8 iterations, the recursion depth 4).
 const UNWIND: u32 = 12;
-/// The time limit of one bmc run, in seconds.
-const TIMEOUT_S: u64 = 30;
+/// The time limit of one bmc run, in seconds (the slowest default seed takes about 15 s
+/// on a busy machine).
+const TIMEOUT_S: u64 = 120;
 /// The most runs of the interpreter one program's enumeration may take.
 const MAX_RUNS: u64 = 20_000;
 /// The most steps they may take in all (about 2 s).

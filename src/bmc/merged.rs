@@ -20,6 +20,7 @@
 //! order of their procedure ([`Wto`]), loops first by iteration, so every state is
 //! joined from all its incoming edges before it is encoded.
 
+use super::cone::Cone;
 use super::wto::Wto;
 use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::frontend::Loaded;
@@ -77,6 +78,8 @@ pub(super) struct Unrolling<'a, 's> {
     /// Those conditions, in the order of their states: node, state, guard of the state,
     /// condition.
     ub: Vec<(NodeId, usize, Term, Term)>,
+    /// The nodes from which an error can be reached: the others get no state.
+    cone: Cone,
 }
 
 /// What one unrolling found.
@@ -122,6 +125,7 @@ impl<'a, 's> Unrolling<'a, 's> {
             queries: 0,
             acts: BTreeMap::new(),
             ub: Vec::new(),
+            cone: Cone::new(&loaded.cfg),
         }
     }
 
@@ -425,6 +429,10 @@ impl<'a, 's> Unrolling<'a, 's> {
             if let Some(s) = pred {
                 self.states[s].succ.push((g, Target::Error));
             }
+            return Ok(());
+        }
+        // No execution from `to` reaches an error: neither question needs its states.
+        if !self.cone.reaches_error(p, to) {
             return Ok(());
         }
         let k = self.k;

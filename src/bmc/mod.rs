@@ -20,6 +20,7 @@
 //! exact trace check ([`crate::trace::check`]) and its witness replayed by the interpreter
 //! before UNSAFE is reported.
 
+mod cone;
 mod merged;
 mod paths;
 mod wto;
@@ -409,28 +410,26 @@ fn confirm(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> Option<Outcome> {
-    Some(
-        match trace::check_with_learning(cfg, tr, solvers, deadline, true) {
-            Err(e) => Outcome::Unknown(GiveUp::Internal(format!(
-                "a bmc error path is not a path of the program: {e}"
-            ))),
-            Ok(Feasibility::Unknown(why)) => {
-                Outcome::Unknown(GiveUp::SolverUnknown(format!("on an error path: {why}")))
-            }
-            // The exact check refutes it: this path does not reach the error.
-            Ok(Feasibility::Infeasible { .. }) => return None,
-            Ok(Feasibility::Feasible(w)) => match trace::replay(cfg, tr, &w) {
-                Ok(()) => match tested_counterexample(Engine::Bmc, loaded, tr, &w) {
-                    Ok(c) => Outcome::Unsafe(c),
-                    Err(why) => Outcome::Unknown(GiveUp::Internal(why)),
-                },
-                Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
-                    "the solver's counterexample did not replay in the interpreter: {}",
-                    m.0
-                ))),
+    Some(match trace::check_feasible(cfg, tr, solvers, deadline) {
+        Err(e) => Outcome::Unknown(GiveUp::Internal(format!(
+            "a bmc error path is not a path of the program: {e}"
+        ))),
+        Ok(Feasibility::Unknown(why)) => {
+            Outcome::Unknown(GiveUp::SolverUnknown(format!("on an error path: {why}")))
+        }
+        // The exact check refutes it: this path does not reach the error.
+        Ok(Feasibility::Infeasible { .. }) => return None,
+        Ok(Feasibility::Feasible(w)) => match trace::replay(cfg, tr, &w) {
+            Ok(()) => match tested_counterexample(Engine::Bmc, loaded, tr, &w) {
+                Ok(c) => Outcome::Unsafe(c),
+                Err(why) => Outcome::Unknown(GiveUp::Internal(why)),
             },
+            Err(m) => Outcome::Unknown(GiveUp::Internal(format!(
+                "the solver's counterexample did not replay in the interpreter: {}",
+                m.0
+            ))),
         },
-    )
+    })
 }
 
 /// The error paths of one bound the exact check may refute before the merged engine

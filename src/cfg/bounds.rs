@@ -171,6 +171,25 @@ pub(crate) fn in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> Expr {
     )
 }
 
+/// The arrays of constant size whose every access in the program is at a constant
+/// index inside it: each cell is then one value of its own, never reached through an
+/// index the program computes (the bounded engine's explorer keeps their cells as
+/// scalars, with no array term per write).
+pub(crate) fn literal_arrays(cfg: &Cfg) -> std::collections::BTreeSet<ArrayId> {
+    let mut computed = std::collections::BTreeSet::new();
+    for node in cfg.nodes.iter() {
+        for a in accesses(&node.kind) {
+            if !statically_in_range(cfg, a.array, &a.index) {
+                computed.insert(a.array);
+            }
+        }
+    }
+    cfg.arrays
+        .indices()
+        .filter(|a| matches!(cfg.arrays[*a].size, ArraySize::Const(_)) && !computed.contains(a))
+        .collect()
+}
+
 /// Whether `index` is a constant inside a constant size (no check needed).
 fn statically_in_range(cfg: &Cfg, a: ArrayId, index: &Expr) -> bool {
     match (&cfg.arrays[a].size, index) {

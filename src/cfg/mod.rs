@@ -3,7 +3,7 @@
 //! a unique return-point node after each call, and `InScope` per node. Node expressions are
 //! side-effect free: calls and ranged nondet values were hoisted into temporaries.
 
-mod bounds;
+pub(crate) mod bounds;
 mod build;
 mod dot;
 mod errors;

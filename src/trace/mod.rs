@@ -244,7 +244,29 @@ pub fn check_with_learning(
 ) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
     match solvers.make(config(), deadline) {
-        Ok(mut b) => check_learning(cfg, t, b.as_mut(), learn),
+        Ok(mut b) => check_learning(cfg, t, b.as_mut(), learn, true),
+        Err(e) => Ok(Feasibility::Unknown(format!(
+            "cannot start the SMT solver: {e}"
+        ))),
+    }
+}
+
+/// Whether the trace is a real execution of the original program, for a caller that needs
+/// no reason when it is not (the bounded engine's confirmation of an error path): the
+/// values equations fix are folded, and no unsat core is tracked (an `Infeasible` answer
+/// names no step). On a long path the core's one label per step is what the solver
+/// spends its time on: 5000 steps of calls writing an array took more than 45 s with
+/// labels and 2 s without.
+pub fn check_feasible(
+    cfg: &Cfg,
+    t: &Trace,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+) -> Result<Feasibility, TraceError> {
+    validate(cfg, t)?;
+    let conf = SmtConfig::new(Logic::QfAlia).with_models(true);
+    match solvers.make(conf, deadline) {
+        Ok(mut b) => check_learning(cfg, t, b.as_mut(), true, false),
         Err(e) => Ok(Feasibility::Unknown(format!(
             "cannot start the SMT solver: {e}"
         ))),
@@ -256,7 +278,7 @@ pub fn check_with_learning(
 /// the backend can be reused.
 #[cfg(test)]
 pub fn check(cfg: &Cfg, t: &Trace, smt: &mut dyn SmtBackend) -> Result<Feasibility, TraceError> {
-    check_learning(cfg, t, smt, false)
+    check_learning(cfg, t, smt, false, true)
 }
 
 fn check_learning(
@@ -264,12 +286,13 @@ fn check_learning(
     t: &Trace,
     smt: &mut dyn SmtBackend,
     learn: bool,
+    cores: bool,
 ) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
     if let Err(e) = smt.push() {
         return Ok(Feasibility::Unknown(format!("SMT error: {e}")));
     }
-    let r = check_in_scope(cfg, t, smt, learn);
+    let r = check_in_scope(cfg, t, smt, learn, cores);
     let popped = smt.pop();
     match r {
         Err(Fail::Trace(e)) => Err(e),
@@ -296,6 +319,7 @@ fn check_in_scope(
     t: &Trace,
     smt: &mut dyn SmtBackend,
     learn: bool,
+    cores: bool,
 ) -> Result<Feasibility, Fail> {
     let enc = encode(cfg, &t.path, smt, learn)?;
     for a in &enc.aux {
@@ -303,10 +327,15 @@ fn check_in_scope(
     }
     for (i, cs) in enc.steps.iter().enumerate() {
         for c in cs {
-            smt.assert_labeled(label(i), c)?;
+            if cores {
+                smt.assert_labeled(label(i), c)?;
+            } else {
+                smt.assert(c)?;
+            }
         }
     }
     match smt.check()? {
+        SatResult::Unsat if !cores => Ok(Feasibility::Infeasible { core: Vec::new() }),
         SatResult::Unsat => {
             let core = smt
                 .unsat_core()?

@@ -154,6 +154,11 @@ pub(crate) struct PathEncoder<'a> {
     ub_apart: bool,
     /// With `ub_apart`: those conditions of the current step, with their nodes.
     ub: Vec<(NodeId, Term)>,
+    /// Without records: the arrays accessed only at constant indices inside their
+    /// constant size ([`crate::cfg::bounds::literal_arrays`]). A write to one changes its
+    /// known elements only: every read is at a constant index, so it finds the written
+    /// value there, and a cell never written keeps the array's value from before.
+    literal: std::rc::Rc<std::collections::BTreeSet<ArrayId>>,
 }
 
 /// Encode a (validated) path in full, with records.
@@ -207,6 +212,11 @@ impl<'a> PathEncoder<'a> {
             lemmas: Vec::new(),
             ub_apart: false,
             ub: Vec::new(),
+            literal: std::rc::Rc::new(if record {
+                Default::default()
+            } else {
+                crate::cfg::bounds::literal_arrays(cfg)
+            }),
         }
     }
 

@@ -277,6 +277,13 @@ impl PathEncoder<'_> {
                 let idx = self.name(smt, i)?;
                 let x = self.int(smt, value)?;
                 let arr = self.array(smt, *array)?;
+                if let (Term::Int(i), true) = (&idx, self.literal.contains(array)) {
+                    let x = self.name(smt, x)?;
+                    let mut known = arr.known;
+                    known.insert(i.clone(), x);
+                    self.set_array(*array, Arr { known, ..arr });
+                    return Ok(());
+                }
                 let s = self.fresh(smt, &cfg.arrays[*array].name, Sort::IntArray)?;
                 let in_range = Self::in_range(&idx, &arr.size);
                 let mut known = arr.known;
