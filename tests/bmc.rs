@@ -169,7 +169,7 @@ fn safe_programs_are_never_unsafe() {
 
 #[test]
 fn unbounded_loop_is_unknown_never_safe() {
-    let src = "void main() { int x; x = u; while (x > 0) x = x - 1; }\n";
+    let src = "void main() { int x; x = u; while (x > 0) x = x - 1; if (x > 0) ERROR: ; }\n";
     for k in [0, 1, 3, 12] {
         let r = run_text(src, Unwind::Fixed(k));
         assert_eq!(
@@ -743,4 +743,25 @@ fn a_merged_proof_assumes_only_the_first_undefined_access() {
         panic!("{}", r.outcome.reason());
     };
     assert_eq!(proof.assumed_in_bounds, vec![9]);
+}
+
+/// States from which no error can be reached get no place in the merged formula: an
+/// unbounded loop after the last check, or in a procedure called after it, cuts no path
+/// that matters, so bound 1 proves the check; the same loop before the check does not.
+#[test]
+fn a_loop_after_the_last_check_needs_no_unwinding() {
+    let after = "void spin(int y) { while (y > 0) y = y - 1; }
+void main() { int x; x = u; if (x > 0 && x < 0) ERROR: ; spin(x); while (x > 0) x = x - 1; }\n";
+    let before =
+        "void main() { int x; x = u; while (x > 0) x = x - 1; if (x > 0 && x < 0) ERROR: ; }\n";
+    for (src, want) in [(after, Verdict::Safe), (before, Verdict::Unknown)] {
+        let r = run_source_mode(
+            lpmc::SourceFile::new("t.lp", src),
+            true,
+            Unwind::Fixed(1),
+            60.0,
+            lpmc::BmcMode::Merged,
+        );
+        assert_eq!(r.verdict(), want, "{src}: {}", r.outcome.reason());
+    }
 }

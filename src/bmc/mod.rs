@@ -73,8 +73,9 @@ impl std::fmt::Display for Unwind {
 /// How the bounded engine explores a bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BmcMode {
-    /// One merged formula per bound up to bound 8, then path by path while the paths are
-    /// few, else merged (see [`PATH_BUDGET`]).
+    /// One merged formula per bound up to bound 8 (with accelerated loop paths, also path
+    /// by path where the formula leaves the bound, while the paths are few), then path by
+    /// path while the paths are few, else merged (see [`PATH_BUDGET`]).
     #[default]
     Auto,
     /// Path by path only.
@@ -153,6 +154,10 @@ pub struct BmcReport {
     pub paths: u64,
     /// Feasibility checks made by the explorer, and queries of the merged formulas.
     pub smt_checks: u64,
+    /// Queries of a merged proof's formula asking where a condition of defined behaviour
+    /// (a signed result fits, an access is in bounds) can fail: they decide which
+    /// assumptions the proof names, never the verdict.
+    pub ub_checks: u64,
     /// States of the merged unrollings (0 when every bound ran path by path).
     pub states: u64,
     /// Wall-clock time.
@@ -213,6 +218,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
             unwind: bound.load(Ordering::Relaxed),
             paths: 0,
             smt_checks: 0,
+            ub_checks: 0,
             states: 0,
             time_ms: 0,
             semantics: loaded.semantics.clone(),
@@ -278,6 +284,7 @@ fn bmc_at(
         unwind: first_k,
         paths: 0,
         smt_checks: 0,
+        ub_checks: 0,
         states: 0,
         time_ms: 0,
         semantics: loaded.semantics.clone(),
@@ -310,9 +317,12 @@ fn bmc_at(
     // grows with the unrolled states where the paths grow exponentially with the
     // symbolic branches. The accelerated loop paths, which reach an error behind a deep
     // loop at a small bound, are left out of the merged formula (their symbolic counts
-    // would make the loop's variables symbolic in every state they join): the bounds
-    // past `MERGED_FIRST_K` take them path by path.
+    // would make the loop's variables symbolic in every state they join): a program
+    // with them also tries a bound path by path when the merged formula leaves it,
+    // within the path budget; once a bound takes more paths than that, the later ones
+    // (larger) are not tried path by path.
     let mut merged = mode != BmcMode::Paths;
+    let mut accel_paths = mode == BmcMode::Auto && !loaded.cfg.accel.is_empty();
     // Under `auto`, a program merged from the start goes path by path after
     // `MERGED_FIRST_K` (and back to merged past the path budget): a deep loop whose
     // diamonds the solver finds hard as one formula may still have few paths.
@@ -348,6 +358,18 @@ fn bmc_at(
             }
         } else {
             explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r, budget)
+        };
+        let res = match res {
+            Explored::Bound(why) if merged && accel_paths && !deadline.expired() => {
+                match explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r, budget) {
+                    Explored::TooMany => {
+                        accel_paths = false;
+                        Explored::Bound(why)
+                    }
+                    res => res,
+                }
+            }
+            res => res,
         };
         tracing::debug!(
             k,
@@ -506,7 +528,7 @@ fn merged_verdict(
                 let before = u.queries;
                 let t0 = Instant::now();
                 let undefined = u.undefined_at();
-                report.smt_checks += u.queries - before;
+                report.ub_checks += u.queries - before;
                 tracing::debug!(
                     k,
                     queries = u.queries - before,
