@@ -17,18 +17,16 @@
 //! tens of milliseconds, and once the process has spent [`PROVERS_AFTER`] of CPU time
 //! on it (or it gave up), the CEGAR engine and the rest of the search beside it. The
 //! delays are counted in runs and in CPU time, never in wall-clock time, and only decide
-//! when an engine starts: every engine still runs to its own verdict. The bounded engine
-//! keeps an equal share of the processor while it proves by merged formulas (bounds up
-//! to [`MERGED_FIRST_K`]) and yields past them ([`BMC_NICE`]).
+//! when an engine starts: every engine still runs to its own verdict.
 
-use crate::bmc::{bmc_within, bmc_within_tracked, Unwind, MERGED_FIRST_K};
+use crate::bmc::{bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
 use crate::report::{tested_counterexample, Engine, EngineRun, GiveUp, Outcome};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -97,10 +95,9 @@ const PROVERS_AFTER: Duration = Duration::from_millis(80);
 const STAGE_TICK: Duration = Duration::from_millis(2);
 
 /// How much lower the bounded engine's scheduling priority is once the CEGAR engine and
-/// the search run beside it and its bound has passed [`MERGED_FIRST_K`]
-/// ([`crate::limits::lower_priority_of`]; the search lowers its own once it yields): on
-/// two cores, CEGAR, the only engine that proves SAFE for unbounded programs, then keeps
-/// a whole core.
+/// the search run beside it ([`crate::limits::lower_priority_of`]; the search lowers its
+/// own once it yields): on two cores, CEGAR, the only engine that proves SAFE for
+/// unbounded programs, keeps a whole core.
 const BMC_NICE: i32 = 10;
 
 /// The stages of a portfolio (see the module docs).
@@ -154,7 +151,6 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let staged = engines.len() > 1;
     let gate = Arc::new(AtomicU8::new(if staged { STAGE_PROBE } else { STAGE_ALL }));
     let bmc_tid = Arc::new(AtomicI64::new(-1));
-    let bmc_bound = Arc::new(AtomicU32::new(0));
     for &engine in &engines {
         let deadline = Deadline::at(limit);
         deadlines.push(deadline.clone());
@@ -166,7 +162,6 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         let stages = Stages {
             gate: gate.clone(),
             bmc_tid: bmc_tid.clone(),
-            bmc_bound: bmc_bound.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name(format!("lpmc-{}", engine.as_str()))
@@ -226,21 +221,15 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     // The process's CPU time when the bounded engine started alone.
     let mut bmc_alone_since: Option<Duration> = None;
     let open_all = || {
-        gate.fetch_max(STAGE_ALL, Ordering::AcqRel);
-    };
-    let mut bmc_niced = false;
-    while answers.len() < pending.len() {
-        let stage = gate.load(Ordering::Acquire);
-        // Beside the provers, the bounded engine keeps its share of the processor while
-        // it proves by merged formulas (the bounds up to `MERGED_FIRST_K`, where programs
-        // with small constant loops are proved); past them, it yields.
-        if stage == STAGE_ALL && !bmc_niced && bmc_bound.load(Ordering::Acquire) > MERGED_FIRST_K {
+        if gate.fetch_max(STAGE_ALL, Ordering::AcqRel) < STAGE_ALL {
             let tid = bmc_tid.load(Ordering::Acquire);
             if tid >= 0 {
                 crate::limits::lower_priority_of(tid, BMC_NICE);
-                bmc_niced = true;
             }
         }
+    };
+    while answers.len() < pending.len() {
+        let stage = gate.load(Ordering::Acquire);
         if stage == STAGE_BMC {
             // The bounded engine's time alone, counted in CPU time.
             match (crate::limits::process_cpu(), bmc_alone_since) {
@@ -592,13 +581,7 @@ fn run_engine(
             if let Some(tid) = crate::limits::current_thread_id() {
                 stages.bmc_tid.store(tid, Ordering::Release);
             }
-            let r = bmc_within_tracked(
-                loaded,
-                Unwind::Auto,
-                solvers.as_ref(),
-                deadline,
-                &stages.bmc_bound,
-            );
+            let r = bmc_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
             (r.outcome, None)
         }
         _ => {
@@ -640,8 +623,6 @@ struct Stages {
     gate: Arc<AtomicU8>,
     /// The bounded engine's thread id, once it runs (-1 before).
     bmc_tid: Arc<AtomicI64>,
-    /// The bound the bounded engine explores.
-    bmc_bound: Arc<AtomicU32>,
 }
 
 /// The outcome of a search: UNSAFE with the replayed counterexample, or UNKNOWN.

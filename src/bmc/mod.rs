@@ -230,7 +230,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
 
 /// The largest bound `auto` tries merged first, before going path by path: the bounds
 /// at which it proves programs with small constant loops.
-pub(crate) const MERGED_FIRST_K: u32 = 8;
+const MERGED_FIRST_K: u32 = 8;
 
 /// Bounded model checking on the current thread, held to `deadline` (polled between
 /// steps; every solver check is limited to the time left).
@@ -241,17 +241,6 @@ pub fn bmc_within(
     deadline: &Deadline,
 ) -> BmcReport {
     bmc_within_mode(loaded, unwind, BmcMode::Auto, solvers, deadline)
-}
-
-/// [`bmc_within`], telling `bound` each bound it starts to explore.
-pub(crate) fn bmc_within_tracked(
-    loaded: &Loaded,
-    unwind: Unwind,
-    solvers: &dyn SolverFactory,
-    deadline: &Deadline,
-    bound: &AtomicU32,
-) -> BmcReport {
-    bmc_at(loaded, unwind, BmcMode::Auto, solvers, deadline, bound)
 }
 
 /// [`bmc_within`] in a given [`BmcMode`].
