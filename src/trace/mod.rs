@@ -221,30 +221,18 @@ pub fn config() -> SmtConfig {
         .with_unsat_cores(true)
 }
 
-/// [`check`] with a fresh solver from `solvers` ([`config`]), held to `deadline`.
+/// [`check`] with a fresh solver from `solvers` ([`config`]), held to `deadline`. The
+/// encoder does not fold the values equations fix (`PathEncoder::learn`): folded, an
+/// unsat core may name fewer steps, and the CEGAR refinement reads cores.
 pub fn check_with(
     cfg: &Cfg,
     t: &Trace,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> Result<Feasibility, TraceError> {
-    check_with_learning(cfg, t, solvers, deadline, false)
-}
-
-/// [`check_with`]; with `learn`, the encoder folds the values that equations on the path
-/// fix (`PathEncoder::learn`), which keeps long concrete parts out of the solver. The
-/// feasibility answer is the same; an unsat core may name fewer steps, so the CEGAR
-/// refinement, which reads cores, does not learn.
-pub fn check_with_learning(
-    cfg: &Cfg,
-    t: &Trace,
-    solvers: &dyn SolverFactory,
-    deadline: &Deadline,
-    learn: bool,
-) -> Result<Feasibility, TraceError> {
     validate(cfg, t)?;
     match solvers.make(config(), deadline) {
-        Ok(mut b) => check_learning(cfg, t, b.as_mut(), learn, true),
+        Ok(mut b) => check_learning(cfg, t, b.as_mut(), false, true),
         Err(e) => Ok(Feasibility::Unknown(format!(
             "cannot start the SMT solver: {e}"
         ))),
