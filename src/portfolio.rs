@@ -19,7 +19,7 @@
 //! delays are counted in runs and in CPU time, never in wall-clock time, and only decide
 //! when an engine starts: every engine still runs to its own verdict.
 
-use crate::bmc::{bmc_within, Unwind};
+use crate::bmc::{bmc_recheck, bmc_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
@@ -462,7 +462,7 @@ fn unwinding_certificate(
     deadline: &Deadline,
 ) -> crate::certify::Certificate {
     let t0 = Instant::now();
-    let r = bmc_within(loaded, Unwind::Fixed(k), solvers.as_ref(), deadline);
+    let r = bmc_recheck(loaded, k, solvers.as_ref(), deadline);
     let ok = matches!(&r.outcome, Outcome::Safe(p) if p.bound == Some(k));
     crate::certify::Certificate {
         status: if ok {

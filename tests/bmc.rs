@@ -712,6 +712,10 @@ fn nested_constant_loops_are_decided_by_merged_formulas() {
             Verdict::Unknown => "unknown",
         };
         assert_eq!(got, want, "{}: {reason}", p.display());
+        // Their loops have accelerated alternatives, but the merged formulas decide them
+        // before any path is explored alone (an UNSAFE reads back the one it confirms).
+        let paths = u64::from(got == "unsafe");
+        assert_eq!(r.paths, paths, "{}: paths explored alone", p.display());
         assert!(
             r.unwind <= 8 && r.states > 0,
             "{}: bound {}, {} merged states",
@@ -763,5 +767,37 @@ void main() { int x; x = u; if (x > 0 && x < 0) ERROR: ; spin(x); while (x > 0) 
             lpmc::BmcMode::Merged,
         );
         assert_eq!(r.verdict(), want, "{src}: {}", r.outcome.reason());
+    }
+}
+
+/// The accelerated alternatives are explored path by path at bound 1 once the merged
+/// formulas of the small bounds leave a program undecided: an error behind a loop of
+/// 10^5 iterations is found under `auto` whether the bound grows or is fixed.
+#[test]
+fn a_deep_error_behind_an_accelerated_loop_is_found_after_the_merged_bounds() {
+    for name in ["deep_loop_100000_unsafe.c", "deep_magic_constant_unsafe.lp"] {
+        let p = lp_dir().join(name);
+        let loaded = lpmc::load_path(&p).expect("the program loads");
+        assert!(
+            loaded.cfg_text().contains("$n = u"),
+            "{name}: no accelerated loop"
+        );
+        for unwind in [Unwind::Auto, Unwind::Fixed(1), Unwind::Fixed(4)] {
+            let r = bmc(
+                &loaded,
+                &BmcOptions {
+                    unwind,
+                    timeout_s: Some(60.0),
+                    memory_mb: TEST_MEMORY_MB,
+                    ..Default::default()
+                },
+            );
+            assert_eq!(
+                r.verdict(),
+                Verdict::Unsafe,
+                "{name} at {unwind}: {}",
+                r.outcome.reason()
+            );
+        }
     }
 }

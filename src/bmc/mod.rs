@@ -73,9 +73,9 @@ impl std::fmt::Display for Unwind {
 /// How the bounded engine explores a bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BmcMode {
-    /// One merged formula per bound up to bound 8 (with accelerated loop paths, also path
-    /// by path where the formula leaves the bound, while the paths are few), then path by
-    /// path while the paths are few, else merged (see [`PATH_BUDGET`]).
+    /// One merged formula per bound up to bound 8 (with accelerated loop paths, also
+    /// bound 1 path by path, once, while its paths are few), then path by path while the
+    /// paths are few, else merged (see [`PATH_BUDGET`]).
     #[default]
     Auto,
     /// Path by path only.
@@ -206,7 +206,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
         let deadline = deadline.clone();
         let (unwind, mode) = (opts.unwind, opts.mode);
         let bound = Arc::clone(&bound);
-        move || bmc_at(&loaded, unwind, mode, solvers.as_ref(), &deadline, &bound)
+        move || bmc_at(&loaded, unwind, mode, solvers.as_ref(), &deadline, &bound, true)
     };
     let mut report = match run_guarded(&deadline, STACK_BYTES, "lpmc-bmc", work) {
         Ok(r) => r,
@@ -251,10 +251,24 @@ pub fn bmc_within_mode(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> BmcReport {
-    bmc_at(loaded, unwind, mode, solvers, deadline, &AtomicU32::new(0))
+    bmc_at(loaded, unwind, mode, solvers, deadline, &AtomicU32::new(0), true)
 }
 
-/// [`bmc_within_mode`], telling `bound` each bound it starts to explore.
+/// Bounded model checking at the fixed bound `k` alone, held to `deadline`, as the
+/// re-check of a bounded proof: its verdict only (a SAFE names every assumption the
+/// formula made, without asking which of them some execution may break).
+pub fn bmc_recheck(
+    loaded: &Loaded,
+    k: u32,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+) -> BmcReport {
+    let unwind = Unwind::Fixed(k);
+    bmc_at(loaded, unwind, BmcMode::Auto, solvers, deadline, &AtomicU32::new(0), false)
+}
+
+/// [`bmc_within_mode`], telling `bound` each bound it starts to explore; `narrow`: a
+/// merged proof asks which of its assumptions some execution may break.
 fn bmc_at(
     loaded: &Loaded,
     unwind: Unwind,
@@ -262,6 +276,7 @@ fn bmc_at(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     bound: &AtomicU32,
+    narrow: bool,
 ) -> BmcReport {
     let start = Instant::now();
     let first_k = match unwind {
@@ -306,10 +321,15 @@ fn bmc_at(
     // grows with the unrolled states where the paths grow exponentially with the
     // symbolic branches. The accelerated loop paths, which reach an error behind a deep
     // loop at a small bound, are left out of the merged formula (their symbolic counts
-    // would make the loop's variables symbolic in every state they join): a program
-    // with them also tries a bound path by path when the merged formula leaves it,
-    // within the path budget; once a bound takes more paths than that, the later ones
-    // (larger) are not tried path by path.
+    // would make the loop's variables symbolic in every state they join, and copies of
+    // the loops apart from the concrete iterations multiply the states several times):
+    // a program with them also explores bound 1 path by path, within the path budget,
+    // once: when the merged formulas up to `MERGED_FIRST_K` (or the fixed bound) leave
+    // it undecided (most bounded programs are decided by then, and deep paths are
+    // wasted on them). An alternative is taken on the first visit of its loop's head,
+    // so bound 1 already reaches every depth it can; a larger bound adds concrete
+    // iterations, which the merged formula has (and past `MERGED_FIRST_K` the paths,
+    // with the alternatives, at every bound).
     let mut merged = mode != BmcMode::Paths;
     let mut accel_paths = mode == BmcMode::Auto && !loaded.cfg.accel.is_empty();
     // Under `auto`, a program merged from the start goes path by path after
@@ -340,7 +360,9 @@ fn bmc_at(
                 }
             }
             match msmt.as_mut() {
-                Some(s) => explore_merged(loaded, k, s.as_mut(), solvers, deadline, &mut r),
+                Some(s) => {
+                    explore_merged(loaded, k, s.as_mut(), solvers, deadline, &mut r, narrow)
+                }
                 None => Explored::Done(Outcome::Unknown(GiveUp::Internal(
                     "no solver for the merged formula".into(),
                 ))),
@@ -349,12 +371,15 @@ fn bmc_at(
             explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r, budget)
         };
         let res = match res {
-            Explored::Bound(why) if merged && accel_paths && !deadline.expired() => {
-                match explore(loaded, k, smt.as_mut(), solvers, deadline, &mut r, budget) {
-                    Explored::TooMany => {
-                        accel_paths = false;
-                        Explored::Bound(why)
-                    }
+            Explored::Bound(why)
+                if merged
+                    && accel_paths
+                    && (k >= MERGED_FIRST_K || unwind != Unwind::Auto)
+                    && !deadline.expired() =>
+            {
+                accel_paths = false;
+                match explore(loaded, k.min(1), smt.as_mut(), solvers, deadline, &mut r, budget) {
+                    Explored::TooMany | Explored::Bound(_) => Explored::Bound(why),
                     res => res,
                 }
             }
@@ -457,6 +482,7 @@ fn explore_merged(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     report: &mut BmcReport,
+    narrow: bool,
 ) -> Explored {
     if let Err(e) = smt.push() {
         return Explored::Done(Outcome::Unknown(GiveUp::SolverUnknown(format!(
@@ -465,7 +491,7 @@ fn explore_merged(
     }
     let res = {
         let mut u = merged::Unrolling::new(loaded, &mut *smt, k, deadline);
-        let res = merged_verdict(&mut u, loaded, k, solvers, deadline, report);
+        let res = merged_verdict(&mut u, loaded, k, solvers, deadline, report, narrow);
         report.states += u.states() as u64;
         res
     };
@@ -484,6 +510,7 @@ fn merged_verdict(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
     report: &mut BmcReport,
+    narrow: bool,
 ) -> Explored {
     if let Err(f) = u.build() {
         if let Err(e) = deadline.check() {
@@ -516,7 +543,15 @@ fn merged_verdict(
                 // bound may break are assumptions of the proof.
                 let before = u.queries;
                 let t0 = Instant::now();
-                let undefined = u.undefined_at();
+                let (assumed, in_bounds) = match u.first.as_ref() {
+                    Some(e) => (e.assumed_no_overflow(), e.assumed_in_bounds()),
+                    None => Default::default(),
+                };
+                let undefined = if narrow {
+                    u.undefined_at()
+                } else {
+                    assumed.union(&in_bounds).copied().collect()
+                };
                 report.ub_checks += u.queries - before;
                 tracing::debug!(
                     k,
@@ -524,10 +559,6 @@ fn merged_verdict(
                     ms = %t0.elapsed().as_millis(),
                     "bmc: conditions of defined behaviour asked"
                 );
-                let (assumed, in_bounds) = match u.first.as_ref() {
-                    Some(e) => (e.assumed_no_overflow(), e.assumed_in_bounds()),
-                    None => Default::default(),
-                };
                 let assumed: BTreeSet<_> = assumed.intersection(&undefined).copied().collect();
                 let in_bounds: BTreeSet<_> = in_bounds.intersection(&undefined).copied().collect();
                 return Explored::Done(Outcome::Safe(Proof {

@@ -421,7 +421,7 @@ fn generate(seed: u64, shape: Shape) -> (String, Vec<DrawSite>) {
         draw_targets: Vec::new(),
         sites: Vec::new(),
         in_proc: false,
-        init_locals: shape.bounded,
+        init_locals: shape.bounded || shape.twin,
         local_draws: shape.bounded,
         rec: None,
     };
