@@ -566,8 +566,16 @@ impl<'a, 's> Unrolling<'a, 's> {
     /// condition a model breaks is broken first: its node is kept); if some execution
     /// breaks one, then a question per node, with the conditions of the states before its
     /// first state (the states of one execution come in order). Every node the solver
-    /// gives no answer for is kept.
-    pub(super) fn undefined_at(&mut self) -> BTreeSet<NodeId> {
+    /// gives no answer for within `cap_ms` per question is kept: the questions only
+    /// narrow the assumptions a proof names, and must not cost much more than the proof.
+    pub(super) fn undefined_at(&mut self, cap_ms: u64) -> BTreeSet<NodeId> {
+        self.smt.set_check_cap_ms(Some(cap_ms));
+        let kept = self.undefined_within_limit();
+        self.smt.set_check_cap_ms(None);
+        kept
+    }
+
+    fn undefined_within_limit(&mut self) -> BTreeSet<NodeId> {
         let all: Vec<usize> = (0..self.ub.len()).collect();
         let mut kept = BTreeSet::new();
         match self.breaks(&all, 0) {

@@ -206,7 +206,17 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
         let deadline = deadline.clone();
         let (unwind, mode) = (opts.unwind, opts.mode);
         let bound = Arc::clone(&bound);
-        move || bmc_at(&loaded, unwind, mode, solvers.as_ref(), &deadline, &bound, true)
+        move || {
+            bmc_at(
+                &loaded,
+                unwind,
+                mode,
+                solvers.as_ref(),
+                &deadline,
+                &bound,
+                true,
+            )
+        }
     };
     let mut report = match run_guarded(&deadline, STACK_BYTES, "lpmc-bmc", work) {
         Ok(r) => r,
@@ -251,7 +261,15 @@ pub fn bmc_within_mode(
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> BmcReport {
-    bmc_at(loaded, unwind, mode, solvers, deadline, &AtomicU32::new(0), true)
+    bmc_at(
+        loaded,
+        unwind,
+        mode,
+        solvers,
+        deadline,
+        &AtomicU32::new(0),
+        true,
+    )
 }
 
 /// Bounded model checking at the fixed bound `k` alone, held to `deadline`, as the
@@ -264,7 +282,15 @@ pub fn bmc_recheck(
     deadline: &Deadline,
 ) -> BmcReport {
     let unwind = Unwind::Fixed(k);
-    bmc_at(loaded, unwind, BmcMode::Auto, solvers, deadline, &AtomicU32::new(0), false)
+    bmc_at(
+        loaded,
+        unwind,
+        BmcMode::Auto,
+        solvers,
+        deadline,
+        &AtomicU32::new(0),
+        false,
+    )
 }
 
 /// [`bmc_within_mode`], telling `bound` each bound it starts to explore; `narrow`: a
@@ -360,9 +386,7 @@ fn bmc_at(
                 }
             }
             match msmt.as_mut() {
-                Some(s) => {
-                    explore_merged(loaded, k, s.as_mut(), solvers, deadline, &mut r, narrow)
-                }
+                Some(s) => explore_merged(loaded, k, s.as_mut(), solvers, deadline, &mut r, narrow),
                 None => Explored::Done(Outcome::Unknown(GiveUp::Internal(
                     "no solver for the merged formula".into(),
                 ))),
@@ -378,7 +402,15 @@ fn bmc_at(
                     && !deadline.expired() =>
             {
                 accel_paths = false;
-                match explore(loaded, k.min(1), smt.as_mut(), solvers, deadline, &mut r, budget) {
+                match explore(
+                    loaded,
+                    k.min(1),
+                    smt.as_mut(),
+                    solvers,
+                    deadline,
+                    &mut r,
+                    budget,
+                ) {
                     Explored::TooMany | Explored::Bound(_) => Explored::Bound(why),
                     res => res,
                 }
@@ -468,6 +500,12 @@ fn confirm(
     })
 }
 
+/// The least time in milliseconds each question of a merged proof about its assumptions
+/// may take ([`merged::Unrolling::undefined_at`]; at most as long as the proof's own
+/// queries took otherwise): a safety net, since a question that runs out only leaves an
+/// assumption named.
+const UB_CAP_MS: u64 = 1000;
+
 /// The error paths of one bound the exact check may refute before the merged engine
 /// gives up (each refutation excludes one path: the encodings agree, so this is a
 /// safety net).
@@ -523,10 +561,13 @@ fn merged_verdict(
     }
     tracing::debug!(k, states = u.states(), "bmc: merged formula built");
     let mut blocked = Vec::new();
+    // The time the formula's own queries took.
+    let mut decide_ms = 0;
     loop {
         let before = u.queries;
         let t0 = Instant::now();
         let res = u.decide(&blocked);
+        decide_ms += t0.elapsed().as_millis() as u64;
         report.smt_checks += u.queries - before;
         tracing::debug!(k, ms = %t0.elapsed().as_millis(), "bmc: merged formula decided");
         match res {
@@ -548,7 +589,7 @@ fn merged_verdict(
                     None => Default::default(),
                 };
                 let undefined = if narrow {
-                    u.undefined_at()
+                    u.undefined_at(UB_CAP_MS.max(decide_ms))
                 } else {
                     assumed.union(&in_bounds).copied().collect()
                 };

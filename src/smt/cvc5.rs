@@ -146,6 +146,8 @@ pub struct Cvc5Backend {
     deadline: Deadline,
     /// The `tlimit-per` value last given to cvc5 (0: none).
     tlimit: u64,
+    /// A cap on each check below the configured one ([`SmtBackend::set_check_cap_ms`]).
+    cap_ms: Option<u64>,
 }
 
 impl Cvc5Backend {
@@ -206,6 +208,7 @@ impl Cvc5Backend {
             fresh: 0,
             deadline,
             tlimit: 0,
+            cap_ms: None,
         })
     }
 
@@ -311,7 +314,11 @@ impl Cvc5Backend {
         if self.deadline.expired() {
             return Ok(false);
         }
-        let ms = match (self.config.timeout_ms, self.deadline.remaining_ms()) {
+        let cap = match (self.config.timeout_ms, self.cap_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let ms = match (cap, self.deadline.remaining_ms()) {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => a.or(b).unwrap_or(0),
         };
@@ -449,6 +456,10 @@ impl SmtBackend for Cvc5Backend {
 
     fn check(&mut self) -> Result<SatResult, SmtError> {
         self.run_check(&[])
+    }
+
+    fn set_check_cap_ms(&mut self, ms: Option<u64>) {
+        self.cap_ms = ms;
     }
 
     fn check_assuming(&mut self, assumptions: &[Term]) -> Result<SatResult, SmtError> {

@@ -223,6 +223,12 @@ pub trait SmtBackend {
     /// Check the current assertions together with the given Boolean assumptions, which
     /// are not kept afterwards (they never appear in unsat cores).
     fn check_assuming(&mut self, assumptions: &[Term]) -> Result<SatResult, SmtError>;
+    /// Cap each later check at `ms` milliseconds (its answer past them is `Unknown`), as
+    /// [`SmtConfig`]'s timeout does; `None` restores the configured cap. A backend
+    /// without time limits ignores it.
+    fn set_check_cap_ms(&mut self, ms: Option<u64>) {
+        let _ = ms;
+    }
     /// The value of a symbol in the model of the last `Sat` answer.
     fn value(&mut self, sym: SymId) -> Result<Value, SmtError> {
         self.eval(&Term::Sym(sym))
