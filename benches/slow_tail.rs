@@ -3,11 +3,14 @@
 //! so that a regression, or an improvement, shows up. The programs: those of lp-programs/
 //! whose header has a `// slow:` line (decided in tens of seconds: kept out of the test
 //! suite, which checks them only with `LPMC_SLOW=1`), ACSAR's `array_init`
-//! (lp-programs/forall/array_init.lp), and the tasks of ../shared that took over two
+//! (lp-programs/forall/array_init.lp), the programs of lp-programs/bounded/ with the
+//! whole portfolio (their target: decided by the bounded engine in under a second, while
+//! the other engines run beside it), and the tasks of ../shared that took over two
 //! seconds (skipped, with one printed line, without ../shared).
 //!
-//! `cargo bench --bench slow_tail` prints one line per program: the verdict, the median
-//! wall time of `SLOW_TAIL_RUNS` runs (default 3), the CPU time and the refinements.
+//! `cargo bench --bench slow_tail` prints one line per program: the verdict, the engine
+//! that decided (of the median run), the median wall time of `SLOW_TAIL_RUNS` runs
+//! (default 3), the CPU time and the refinements.
 //! `SLOW_TAIL_FILTER=text` keeps the programs whose path contains `text`.
 
 #[path = "../tests/common/mod.rs"]
@@ -56,6 +59,10 @@ fn cases() -> Vec<Case> {
         path: lp.join("forall/array_init.lp"),
         engine: "cegar",
     });
+    cases.extend(sources(&lp.join("bounded")).into_iter().map(|path| Case {
+        path,
+        engine: "all",
+    }));
     match bench_dir().and_then(|b| b.parent().map(Path::to_path_buf)) {
         Some(shared) => cases.extend(SHARED.iter().map(|t| Case {
             path: shared.join(t),
@@ -70,6 +77,8 @@ fn cases() -> Vec<Case> {
 
 struct Run {
     verdict: String,
+    /// The engine that decided (`-` when none did).
+    by: String,
     wall_ms: f64,
     cpu_ms: f64,
     refinements: u64,
@@ -101,6 +110,7 @@ fn run(case: &Case) -> Run {
     });
     Run {
         verdict: json["verdict"].as_str().unwrap_or("?").to_string(),
+        by: json["engine"].as_str().unwrap_or("-").to_string(),
         wall_ms,
         cpu_ms,
         refinements: json["refinements"].as_u64().unwrap_or(0),
@@ -134,8 +144,8 @@ fn main() {
         .max(1);
     let filter = std::env::var("SLOW_TAIL_FILTER").unwrap_or_default();
     println!(
-        "{:<70} {:>6} {:>8} {:>10} {:>10} {:>5}",
-        "program", "engine", "verdict", "median ms", "cpu ms", "refs"
+        "{:<70} {:>6} {:>8} {:>6} {:>10} {:>10} {:>5}",
+        "program", "engine", "verdict", "by", "median ms", "cpu ms", "refs"
     );
     for case in cases() {
         let name = case.path.display().to_string();
@@ -156,8 +166,8 @@ fn main() {
             .unwrap_or(&name)
             .to_string();
         println!(
-            "{:<70} {:>6} {:>8} {:>10.0} {:>10.0} {:>5}",
-            short, case.engine, verdict, m.wall_ms, m.cpu_ms, m.refinements
+            "{:<70} {:>6} {:>8} {:>6} {:>10.0} {:>10.0} {:>5}",
+            short, case.engine, verdict, m.by, m.wall_ms, m.cpu_ms, m.refinements
         );
     }
 }

@@ -19,7 +19,7 @@
 //! delays are counted in runs and in CPU time, never in wall-clock time, and only decide
 //! when an engine starts: every engine still runs to its own verdict.
 
-use crate::bmc::{bmc_recheck, bmc_within, Unwind};
+use crate::bmc::{bmc_recheck, bmc_verdict_within, Unwind};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
@@ -372,7 +372,18 @@ pub fn certified(
     }
     let program = loaded;
     let cert = match (proof.engine, proof.bound) {
-        (Engine::Bmc, Some(k)) => unwinding_certificate(program, k, solvers, deadline),
+        (Engine::Bmc, Some(k)) => {
+            let (cert, found) = unwinding_certificate(program, k, solvers, deadline);
+            // The re-check asked which assumptions some execution may break: the others
+            // are not assumptions of the proof.
+            if let Some(again) = found {
+                let keep =
+                    |lines: &mut Vec<u32>, still: &[u32]| lines.retain(|l| still.contains(l));
+                keep(&mut proof.assumed_no_overflow, &again.assumed_no_overflow);
+                keep(&mut proof.assumed_in_bounds, &again.assumed_in_bounds);
+            }
+            cert
+        }
         _ => {
             let check =
                 |map| crate::certify::certify(&program.cfg, &program.file, map, solvers, deadline);
@@ -454,17 +465,22 @@ fn certified_on_time(
 /// The certificate of a bounded proof ("every path ends within bound K"): it has no
 /// invariants, so its unwinding is re-checked: the bounded engine runs again at bound K
 /// alone, with a fresh solver session, and must find again that every feasible path
-/// ends (without error) within the bound.
+/// ends (without error) within the bound. With it, the proof found again (which names
+/// only the assumptions some execution may break).
 fn unwinding_certificate(
     loaded: &Loaded,
     k: u32,
     solvers: &Solvers,
     deadline: &Deadline,
-) -> crate::certify::Certificate {
+) -> (crate::certify::Certificate, Option<crate::report::Proof>) {
     let t0 = Instant::now();
     let r = bmc_recheck(loaded, k, solvers.as_ref(), deadline);
-    let ok = matches!(&r.outcome, Outcome::Safe(p) if p.bound == Some(k));
-    crate::certify::Certificate {
+    let again = match &r.outcome {
+        Outcome::Safe(p) if p.bound == Some(k) => Some(p.clone()),
+        _ => None,
+    };
+    let ok = again.is_some();
+    let cert = crate::certify::Certificate {
         status: if ok {
             crate::certify::CertStatus::Checked
         } else {
@@ -480,7 +496,8 @@ fn unwinding_certificate(
         // The path engine checks each path; the merged engine asks whole-bound queries.
         obligations: r.paths.max(r.smt_checks) as usize,
         time_ms: t0.elapsed().as_millis(),
-    }
+    };
+    (cert, again)
 }
 
 /// For a report (`explain`) of a portfolio that another engine decided: the stopped CEGAR
@@ -581,7 +598,7 @@ fn run_engine(
             if let Some(tid) = crate::limits::current_thread_id() {
                 stages.bmc_tid.store(tid, Ordering::Release);
             }
-            let r = bmc_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
+            let r = bmc_verdict_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
             (r.outcome, None)
         }
         _ => {

@@ -732,6 +732,19 @@ fn nested_constant_loops_are_decided_by_merged_formulas() {
                 list => list.split(',').map(|l| l.trim().parse().unwrap()).collect(),
             };
             assert_eq!(proof.assumed_no_overflow, want, "{}", p.display());
+            // In the portfolio the bounded engine races for its verdict alone; the re-check
+            // of its proof asks which assumptions some execution may break.
+            let opts = lpmc::CheckOptions {
+                timeout_s: Some(60.0),
+                memory_mb: TEST_MEMORY_MB,
+                ..Default::default()
+            };
+            let c = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Bmc);
+            let lpmc::Outcome::Safe(again) = &c.outcome else {
+                panic!("{}: {}", p.display(), c.outcome.reason());
+            };
+            assert!(again.certificate.is_some(), "{}", p.display());
+            assert_eq!(again.assumed_no_overflow, want, "{}: portfolio", p.display());
         }
     }
 }

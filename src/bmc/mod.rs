@@ -272,16 +272,15 @@ pub fn bmc_within_mode(
     )
 }
 
-/// Bounded model checking at the fixed bound `k` alone, held to `deadline`, as the
-/// re-check of a bounded proof: its verdict only (a SAFE names every assumption the
-/// formula made, without asking which of them some execution may break).
-pub fn bmc_recheck(
+/// [`bmc_within`] for its verdict only: a merged proof names every assumption its formula
+/// made, without asking which of them some execution may break (the portfolio's bounded
+/// engine, whose proof's re-check, [`bmc_recheck`], asks after the race).
+pub fn bmc_verdict_within(
     loaded: &Loaded,
-    k: u32,
+    unwind: Unwind,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
 ) -> BmcReport {
-    let unwind = Unwind::Fixed(k);
     bmc_at(
         loaded,
         unwind,
@@ -291,6 +290,19 @@ pub fn bmc_recheck(
         &AtomicU32::new(0),
         false,
     )
+}
+
+/// Bounded model checking at the fixed bound `k` alone, held to `deadline`, as the
+/// re-check of a bounded proof: a SAFE found again names only the assumptions that some
+/// execution within the bound may break (of a merged proof; a proof path by path names
+/// them all).
+pub fn bmc_recheck(
+    loaded: &Loaded,
+    k: u32,
+    solvers: &dyn SolverFactory,
+    deadline: &Deadline,
+) -> BmcReport {
+    bmc_within(loaded, Unwind::Fixed(k), solvers, deadline)
 }
 
 /// [`bmc_within_mode`], telling `bound` each bound it starts to explore; `narrow`: a
