@@ -744,7 +744,12 @@ fn nested_constant_loops_are_decided_by_merged_formulas() {
                 panic!("{}: {}", p.display(), c.outcome.reason());
             };
             assert!(again.certificate.is_some(), "{}", p.display());
-            assert_eq!(again.assumed_no_overflow, want, "{}: portfolio", p.display());
+            assert_eq!(
+                again.assumed_no_overflow,
+                want,
+                "{}: portfolio",
+                p.display()
+            );
         }
     }
 }
