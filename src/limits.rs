@@ -284,6 +284,29 @@ pub fn lower_priority_of(tid: i64, nice: i32) -> bool {
     }
 }
 
+/// The CPU time the thread `tid` ([`current_thread_id`]) of this process has used, if the
+/// platform tells (Linux: `/proc/self/task/TID/stat`, in clock ticks); `None` once the
+/// thread has ended.
+pub fn thread_cpu_of(tid: i64) -> Option<Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
+        // The fields after the command name (in parentheses, which may hold spaces):
+        // state is field 3, utime and stime are fields 14 and 15.
+        let rest = &stat[stat.rfind(')')? + 1..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        // SAFETY: a plain query of a system constant.
+        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+        (per_second > 0).then(|| Duration::from_nanos(ticks * 1_000_000_000 / per_second))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = tid;
+        None
+    }
+}
+
 /// The CPU time this process has used (all threads), if the platform tells.
 pub fn process_cpu() -> Option<Duration> {
     cpu_time::ProcessTime::try_now()
@@ -431,6 +454,42 @@ mod tests {
         let u = d.sub_work(1_000_000);
         d.cancel(Exhausted::Time);
         assert!(u.expired());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn another_threads_cpu_time_is_its_own_and_ends_with_it() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let worker = std::thread::spawn(move || {
+            tx.send(current_thread_id().unwrap()).unwrap();
+            // Spin until the thread's own clock has moved by a few ticks.
+            let start = thread_cpu().unwrap();
+            while thread_cpu().unwrap() - start < Duration::from_millis(60) {
+                std::hint::black_box(0u64);
+            }
+            done_rx.recv().unwrap();
+        });
+        let tid = rx.recv().unwrap();
+        let me = current_thread_id().unwrap();
+        // The spinning thread's clock reaches its 60 ms while this one sleeps.
+        let mut seen = Duration::ZERO;
+        while seen < Duration::from_millis(40) {
+            std::thread::sleep(Duration::from_millis(5));
+            seen = thread_cpu_of(tid).expect("a running thread has a CPU time");
+        }
+        assert!(
+            thread_cpu_of(me).unwrap() < seen,
+            "the sleeping thread is not charged"
+        );
+        done_tx.send(()).unwrap();
+        worker.join().unwrap();
+        // The kernel releases the thread's entry just after `join` returns.
+        let gone = (0..2000).any(|_| {
+            std::thread::sleep(Duration::from_millis(1));
+            thread_cpu_of(tid).is_none()
+        });
+        assert!(gone, "an ended thread has no CPU time");
     }
 
     #[cfg(target_os = "linux")]

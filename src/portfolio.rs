@@ -14,19 +14,24 @@
 //! nothing on programs one engine decides at once: first the search alone for its first
 //! [`PROBE_RUNS`] short concrete runs (a few milliseconds; it finds most bugs there), then the
 //! bounded engine alone, which decides programs with small concrete loops in a few
-//! tens of milliseconds, and once the process has spent [`PROVERS_AFTER`] of CPU time
-//! on it (or it gave up), the CEGAR engine and the rest of the search beside it. The
-//! delays are counted in runs and in CPU time, never in wall-clock time, and only decide
-//! when an engine starts: every engine still runs to its own verdict.
+//! tens of milliseconds; once the process has spent [`PROVERS_AFTER`] of CPU time on it
+//! (or it gave up), the CEGAR engine beside it, each on a core of two; and once the
+//! bounded engine has explored the bounds it merges first (up to [`MERGED_FIRST_K`]), or
+//! spent [`BMC_FIRST_CPU`] of its own on them, or gave up, the rest of the search, while
+//! the bounded engine yields ([`BMC_NICE`]). So the two provers have
+//! their first turn without slowing each other on two cores, and a nested bounded
+//! program gets the merged formulas of its first bounds before the search takes a core.
+//! The delays are counted in runs and in CPU time, never in wall-clock time, and only
+//! decide when an engine starts: every engine still runs to its own verdict.
 
-use crate::bmc::{bmc_recheck, bmc_verdict_within, Unwind};
+use crate::bmc::{bmc_recheck, bmc_verdict_within, Unwind, MERGED_FIRST_K};
 use crate::driver::{check_within, CheckOptions, Report};
 use crate::frontend::Loaded;
 use crate::limits::{resident_bytes, seconds, Deadline, Exhausted, DEFAULT_MEMORY_MB};
 use crate::report::{tested_counterexample, Engine, EngineRun, GiveUp, Outcome};
 use crate::search::{search_within, SearchOptions, SearchResult};
 use crate::smt::{Cvc5Factory, Solvers};
-use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -94,16 +99,26 @@ const PROVERS_AFTER: Duration = Duration::from_millis(80);
 /// How often the portfolio looks at the CPU time while engines wait to start.
 const STAGE_TICK: Duration = Duration::from_millis(2);
 
-/// How much lower the bounded engine's scheduling priority is once the CEGAR engine and
-/// the search run beside it ([`crate::limits::lower_priority_of`]; the search lowers its
-/// own once it yields): on two cores, CEGAR, the only engine that proves SAFE for
-/// unbounded programs, keeps a whole core.
+/// How much lower the bounded engine's scheduling priority is once the rest of the search
+/// runs beside it and the CEGAR engine ([`crate::limits::lower_priority_of`]; the search
+/// lowers its own once it yields): on two cores, CEGAR, the only engine that proves SAFE
+/// for unbounded programs, keeps a whole core.
 const BMC_NICE: i32 = 10;
+
+/// The most CPU time of its own the bounded engine has beside the CEGAR engine, before
+/// the rest of the search starts, for the merged formulas of the bounds up to
+/// [`MERGED_FIRST_K`], which decide the programs whose loops run a few iterations each
+/// (on the nested bounded programs of lp-programs/bounded/ they take up to about 400
+/// ms; on most programs they take a few milliseconds, and the search starts as soon as
+/// the engine goes past them). A platform that does not tell a thread's CPU time starts
+/// the search at once.
+const BMC_FIRST_CPU: Duration = Duration::from_millis(500);
 
 /// The stages of a portfolio (see the module docs).
 const STAGE_PROBE: u8 = 0;
 const STAGE_BMC: u8 = 1;
-const STAGE_ALL: u8 = 2;
+const STAGE_PROVERS: u8 = 2;
+const STAGE_ALL: u8 = 3;
 
 /// Wait until the portfolio reaches `stage`; `false` if the deadline ran out first.
 fn wait_for_stage(gate: &AtomicU8, stage: u8, deadline: &Deadline) -> bool {
@@ -151,6 +166,7 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let staged = engines.len() > 1;
     let gate = Arc::new(AtomicU8::new(if staged { STAGE_PROBE } else { STAGE_ALL }));
     let bmc_tid = Arc::new(AtomicI64::new(-1));
+    let bmc_bound = Arc::new(AtomicU32::new(0));
     for &engine in &engines {
         let deadline = Deadline::at(limit);
         deadlines.push(deadline.clone());
@@ -162,13 +178,14 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
         let stages = Stages {
             gate: gate.clone(),
             bmc_tid: bmc_tid.clone(),
+            bmc_bound: bmc_bound.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name(format!("lpmc-{}", engine.as_str()))
             .stack_size(STACK_BYTES)
             .spawn(move || {
                 let first = match engine {
-                    Engine::Cegar => STAGE_ALL,
+                    Engine::Cegar => STAGE_PROVERS,
                     Engine::Bmc => STAGE_BMC,
                     Engine::Search => STAGE_PROBE,
                 };
@@ -220,6 +237,11 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
     let mut search_stopped = false;
     // The process's CPU time when the bounded engine started alone.
     let mut bmc_alone_since: Option<Duration> = None;
+    // The provers: the CEGAR engine joins the bounded one.
+    let open_provers = || {
+        gate.fetch_max(STAGE_PROVERS, Ordering::AcqRel);
+    };
+    // Everything: the rest of the search joins, and the bounded engine yields.
     let open_all = || {
         if gate.fetch_max(STAGE_ALL, Ordering::AcqRel) < STAGE_ALL {
             let tid = bmc_tid.load(Ordering::Acquire);
@@ -235,13 +257,31 @@ pub fn check(loaded: &Loaded, opts: &CheckOptions, choice: EngineChoice) -> Repo
             match (crate::limits::process_cpu(), bmc_alone_since) {
                 (Some(now), None) => bmc_alone_since = Some(now),
                 (Some(now), Some(since)) if now.saturating_sub(since) >= PROVERS_AFTER => {
-                    open_all()
+                    open_provers()
                 }
-                (None, _) => open_all(),
+                (None, _) => open_provers(),
                 _ => {}
             }
         }
-        let tick = if stage < STAGE_ALL { STAGE_TICK } else { TICK };
+        if gate.load(Ordering::Acquire) == STAGE_PROVERS {
+            // The bounded engine's bounds and own CPU time beside the CEGAR engine
+            // (without the time: the thread did not start or has ended, or the platform
+            // does not tell).
+            let tid = bmc_tid.load(Ordering::Acquire);
+            let past = bmc_bound.load(Ordering::Relaxed) > MERGED_FIRST_K;
+            match (tid >= 0)
+                .then(|| crate::limits::thread_cpu_of(tid))
+                .flatten()
+            {
+                Some(used) if used < BMC_FIRST_CPU && !past => {}
+                _ => open_all(),
+            }
+        }
+        let tick = if stage < STAGE_PROVERS {
+            STAGE_TICK
+        } else {
+            TICK
+        };
         match rx.recv_timeout(tick) {
             Ok(a) => {
                 let definite = !matches!(a.outcome, Outcome::Unknown(_));
@@ -598,7 +638,13 @@ fn run_engine(
             if let Some(tid) = crate::limits::current_thread_id() {
                 stages.bmc_tid.store(tid, Ordering::Release);
             }
-            let r = bmc_verdict_within(loaded, Unwind::Auto, solvers.as_ref(), deadline);
+            let r = bmc_verdict_within(
+                loaded,
+                Unwind::Auto,
+                solvers.as_ref(),
+                deadline,
+                &stages.bmc_bound,
+            );
             (r.outcome, None)
         }
         _ => {
@@ -640,6 +686,8 @@ struct Stages {
     gate: Arc<AtomicU8>,
     /// The bounded engine's thread id, once it runs (-1 before).
     bmc_tid: Arc<AtomicI64>,
+    /// The bound the bounded engine explores.
+    bmc_bound: Arc<AtomicU32>,
 }
 
 /// The outcome of a search: UNSAFE with the replayed counterexample, or UNKNOWN.

@@ -240,7 +240,7 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
 
 /// The largest bound `auto` tries merged first, before going path by path: the bounds
 /// at which it proves programs with small constant loops.
-const MERGED_FIRST_K: u32 = 8;
+pub const MERGED_FIRST_K: u32 = 8;
 
 /// Bounded model checking on the current thread, held to `deadline` (polled between
 /// steps; every solver check is limited to the time left).
@@ -274,12 +274,14 @@ pub fn bmc_within_mode(
 
 /// [`bmc_within`] for its verdict only: a merged proof names every assumption its formula
 /// made, without asking which of them some execution may break (the portfolio's bounded
-/// engine, whose proof's re-check, [`bmc_recheck`], asks after the race).
+/// engine, whose proof's re-check, [`bmc_recheck`], asks after the race). `bound` is told
+/// each bound the engine starts to explore.
 pub fn bmc_verdict_within(
     loaded: &Loaded,
     unwind: Unwind,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
+    bound: &AtomicU32,
 ) -> BmcReport {
     bmc_at(
         loaded,
@@ -287,7 +289,7 @@ pub fn bmc_verdict_within(
         BmcMode::Auto,
         solvers,
         deadline,
-        &AtomicU32::new(0),
+        bound,
         false,
     )
 }
