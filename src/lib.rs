@@ -160,8 +160,8 @@ pub use crate::certify::{CertStatus, Certificate};
 
 // The engines.
 pub use crate::bmc::{
-    bmc, bmc_recheck, bmc_verdict_within, bmc_within, bmc_within_mode, BmcMode, BmcOptions,
-    BmcReport, Unwind, PATH_BUDGET,
+    bmc, bmc_recheck, bmc_within, bmc_within_mode, BmcMode, BmcOptions, BmcReport, Unwind,
+    PATH_BUDGET,
 };
 pub use crate::driver::{
     check, check_within, CheckOptions, PointReport, Report, Stats, DEFAULT_MAX_REFINEMENTS,
