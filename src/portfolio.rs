@@ -16,11 +16,11 @@
 //! bounded engine alone, which decides programs with small concrete loops in a few
 //! tens of milliseconds; once the process has spent [`PROVERS_AFTER`] of CPU time on it
 //! (or it gave up), the CEGAR engine beside it, each on a core of two; and once the
-//! bounded engine has explored the bounds it merges first (up to [`MERGED_FIRST_K`]), or
+//! bounded engine has explored the bound it merges first ([`MERGED_FIRST_K`]), or
 //! spent [`BMC_FIRST_CPU`] of its own on them, or gave up, the rest of the search, while
 //! the bounded engine yields ([`BMC_NICE`]). So the two provers have
 //! their first turn without slowing each other on two cores, and a nested bounded
-//! program gets the merged formulas of its first bounds before the search takes a core.
+//! program gets the merged formula of its first bounds before the search takes a core.
 //! The delays are counted in runs and in CPU time, never in wall-clock time, and only
 //! decide when an engine starts: every engine still runs to its own verdict.
 
@@ -106,8 +106,8 @@ const STAGE_TICK: Duration = Duration::from_millis(2);
 const BMC_NICE: i32 = 10;
 
 /// The most CPU time of its own the bounded engine has beside the CEGAR engine, before
-/// the rest of the search starts, for the merged formulas of the bounds up to
-/// [`MERGED_FIRST_K`], which decide the programs whose loops run a few iterations each
+/// the rest of the search starts, for the merged formula of the bounds up to
+/// [`MERGED_FIRST_K`], which decides the programs whose loops run a few iterations each
 /// (on the nested bounded programs of lp-programs/bounded/ they take up to about 400
 /// ms; on most programs they take a few milliseconds, and the search starts as soon as
 /// the engine goes past them). A platform that does not tell a thread's CPU time starts

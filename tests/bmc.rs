@@ -610,7 +610,8 @@ fn a_fixed_bound_runs_as_the_growing_schedule_does_at_that_bound() {
 /// CBMC unwinds. Each program needs exactly `need` iterations in some entry into some
 /// loop, and more than `need` in all entries of a loop together (a nested loop, a loop in
 /// a procedure called from a loop, two loops in sequence with a loop around them): bound
-/// `need` is SAFE in every mode and `need - 1` never is.
+/// `need` is SAFE in every mode and `need - 1` never is; a merged proof of the growing
+/// bound names `need`.
 #[test]
 fn the_bound_counts_iterations_per_loop_entry_in_every_mode() {
     let nested = "extern int __VERIFIER_nondet_int(void);
@@ -681,6 +682,26 @@ int main() {
                 "{name}, {mode}: {}",
                 r.outcome.reason()
             );
+            // The growing bound: a merged proof names the least bound its formula is
+            // the unrolling of, `need`, whatever bound the formula was built for.
+            let r = run_source_mode(
+                lpmc::SourceFile::new(format!("{name}.c"), text),
+                true,
+                Unwind::Auto,
+                60.0,
+                mode,
+            );
+            assert_eq!(r.verdict(), Verdict::Safe, "{name}, {mode}, auto");
+            if mode != lpmc::BmcMode::Paths {
+                assert_eq!(r.unwind, need, "{name}, {mode}, auto");
+                assert!(
+                    r.outcome
+                        .reason()
+                        .contains(&format!("within unwinding bound {need}")),
+                    "{name}, {mode}: {}",
+                    r.outcome.reason()
+                );
+            }
         }
     }
 }

@@ -60,6 +60,9 @@ pub(super) struct Unrolling<'a, 's> {
     errors: Vec<Term>,
     /// Guards of the edges that leave the bound, with why.
     bounds: Vec<(Term, String)>,
+    /// The largest number of times an edge of the unrolling enters a loop's head again
+    /// in one entry into the loop, or of nested calls one makes (within the bound).
+    deepest: u32,
     step: usize,
     deadline: &'s Deadline,
     loaded: &'a Loaded,
@@ -118,6 +121,7 @@ impl<'a, 's> Unrolling<'a, 's> {
             states: Vec::new(),
             errors: Vec::new(),
             bounds: Vec::new(),
+            deepest: 0,
             step: 0,
             deadline,
             loaded,
@@ -353,6 +357,7 @@ impl<'a, 's> Unrolling<'a, 's> {
                         self.bounds.push((g, why));
                         continue;
                     }
+                    self.deepest = self.deepest.max(depth as u32);
                     let Some(callee) = cfg.procs.get(proc) else {
                         return Err(self.invalid("a call of an unknown procedure"));
                     };
@@ -464,6 +469,7 @@ impl<'a, 's> Unrolling<'a, 's> {
                     self.bounds.push((g, why));
                     return Ok(());
                 }
+                self.deepest = self.deepest.max(*c - 1);
             }
         }
         let mut key = Vec::with_capacity(2 * loops.len() + 1);
@@ -482,6 +488,16 @@ impl<'a, 's> Unrolling<'a, 's> {
             .ins
             .push((g, enc, pred));
         Ok(())
+    }
+
+    /// The least bound whose unrolling is this one (at least 1): when no edge leaves
+    /// this unrolling's bound, the deepest loop iteration or call it has, else its bound.
+    /// An answer of this unrolling is then the answer at that bound.
+    pub(super) fn least_bound(&self) -> u32 {
+        match self.bounds.is_empty() {
+            true => self.deepest.max(1).min(self.k),
+            false => self.k,
+        }
     }
 
     /// Ask whether an error is reachable (then read one path back) and, if not,

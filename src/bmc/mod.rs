@@ -45,7 +45,8 @@ pub enum Unwind {
     /// A fixed bound `K`.
     Fixed(u32),
     /// `K = 1, 2, 4, ...` until a verdict, the timeout, or [`Unwind::AUTO_CAP`]
-    /// ([`Unwind::AUTO_CAP_WITH_TIMEOUT`] with a timeout).
+    /// ([`Unwind::AUTO_CAP_WITH_TIMEOUT`] with a timeout); under [`BmcMode::Auto`],
+    /// `K = 8, 16, 32, ...` (the bounds up to 8 are one formula).
     Auto,
 }
 
@@ -73,7 +74,7 @@ impl std::fmt::Display for Unwind {
 /// How the bounded engine explores a bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BmcMode {
-    /// One merged formula per bound up to bound 8 (with accelerated loop paths, also
+    /// One merged formula for the bounds up to 8 (with accelerated loop paths, also
     /// bound 1 path by path, once, while its paths are few), then path by path while the
     /// paths are few, else merged (see [`PATH_BUDGET`]).
     #[default]
@@ -238,8 +239,18 @@ pub fn bmc(loaded: &Loaded, opts: &BmcOptions) -> BmcReport {
     report
 }
 
-/// The largest bound `auto` tries merged first, before going path by path: the bounds
-/// at which it proves programs with small constant loops.
+/// The bound `auto` starts at, merged, before going path by path: the bounds at which it
+/// proves programs with small constant loops. One formula answers for all the bounds up
+/// to it: an error within bound 8 is within it, and a proof names the least bound whose
+/// unrolling is the formula's ([`merged::Unrolling::least_bound`]: an unrolling where no
+/// edge leaves the bound is the unrolling of its deepest iteration's bound). Asking the
+/// smaller bounds first, each with a formula of its own (1, 2, 4, 8, as before), cost
+/// about a quarter more on the bounded programs that bound 8 decides, and on some of
+/// them the formula of bound 1 or 2 was the hard one: a loop cut after its first
+/// iterations leaves values the solver must reason about, that further iterations fix.
+/// Asking the smaller bounds of the one formula under assumptions that exclude the
+/// edges past them was slower still (on lp-programs/bounded/nested_array.c, 0.4 s ->
+/// 2.1 s: each question then weighs the whole formula).
 pub const MERGED_FIRST_K: u32 = 8;
 
 /// Bounded model checking on the current thread, held to `deadline` (polled between
@@ -319,9 +330,10 @@ fn bmc_at(
     narrow: bool,
 ) -> BmcReport {
     let start = Instant::now();
-    let first_k = match unwind {
-        Unwind::Fixed(k) => k,
-        Unwind::Auto => 1,
+    let first_k = match (unwind, mode) {
+        (Unwind::Fixed(k), _) => k,
+        (Unwind::Auto, BmcMode::Auto) => MERGED_FIRST_K,
+        (Unwind::Auto, _) => 1,
     };
     let mut r = BmcReport {
         outcome: Outcome::Unknown(GiveUp::Internal("no exploration ran".into())),
@@ -357,14 +369,14 @@ fn bmc_at(
     // The merged engine's solver (with models, to read an error path back), made when
     // first needed.
     let mut msmt: Option<Box<dyn SmtBackend>> = None;
-    // Under `auto`, every program is merged first: one formula per bound, whose size
-    // grows with the unrolled states where the paths grow exponentially with the
+    // Under `auto`, every program is merged first: one formula for the bounds up to
+    // `MERGED_FIRST_K`, whose size grows with the unrolled states where the paths grow exponentially with the
     // symbolic branches. The accelerated loop paths, which reach an error behind a deep
     // loop at a small bound, are left out of the merged formula (their symbolic counts
     // would make the loop's variables symbolic in every state they join, and copies of
     // the loops apart from the concrete iterations multiply the states several times):
     // a program with them also explores bound 1 path by path, within the path budget,
-    // once: when the merged formulas up to `MERGED_FIRST_K` (or the fixed bound) leave
+    // once: when the merged formula of `MERGED_FIRST_K` (or the fixed bound) leaves
     // it undecided (most bounded programs are decided by then, and deep paths are
     // wasted on them). An alternative is taken on the first visit of its loop's head,
     // so bound 1 already reaches every depth it can; a larger bound adds concrete
@@ -450,6 +462,10 @@ fn bmc_at(
                 continue;
             }
             Explored::Done(o) => {
+                // A proof names the least bound it holds at.
+                if let Outcome::Safe(Proof { bound: Some(b), .. }) = &o {
+                    r.unwind = *b;
+                }
                 r.outcome = o;
                 break;
             }
@@ -623,7 +639,7 @@ fn merged_verdict(
                     symbolic: Vec::new(),
                     two_ghosts: false,
                     term_cells: Vec::new(),
-                    bound: Some(k),
+                    bound: Some(u.least_bound()),
                     // No paths were enumerated: the proof is one formula.
                     paths: None,
                     invariants: Default::default(),
