@@ -728,7 +728,8 @@ fn proofs_across_calls_are_certified() {
 }
 
 /// Relational programs (`lp-programs/relational/`: a reversed copy, a palindrome made in
-/// place, shifted copies, at sizes 10 and 1000): the check compares two cells at index
+/// place, shifted copies, a stride, two indices, checked once or by a loop, at sizes 10
+/// and 1000 and a symbolic size): the check compares two cells at index
 /// terms linear in one variable (`a[x] == b[999-x]`), and the CEGAR engine alone proves
 /// each safe one that is not open with a cell at that term of the ghost beside the
 /// symbolic cells (`b[999-k]`), one refinement after them, certified on the original
@@ -791,5 +792,21 @@ fn relational_programs_are_proved_with_cells_at_index_terms() {
         cells("palindrome_in_place.lp"),
         Some(vec!["a[999-k]".to_string()])
     );
-    assert!(proved.len() >= 7, "only {proved:?} proved");
+    // A copy checked by a loop (two indices, a stride, a shift with the shifted read
+    // second): the cell at the term is kept apart where the term is past the end.
+    assert_eq!(cells("two_index.lp"), Some(vec!["b[2k+1]".to_string()]));
+    assert_eq!(cells("stride_gather.lp"), Some(vec!["b[2k+1]".to_string()]));
+    assert_eq!(
+        cells("shift_copy_loop.lp"),
+        Some(vec!["b[k+1]".to_string()])
+    );
+    assert_eq!(
+        cells("shift_copy_loop_n.c"),
+        Some(vec!["b[k+1]".to_string()])
+    );
+    assert_eq!(
+        cells("offset_copy_loop_swapped.lp"),
+        Some(vec!["b[k+10]".to_string()])
+    );
+    assert!(proved.len() >= 15, "only {proved:?} proved");
 }

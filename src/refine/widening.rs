@@ -679,6 +679,50 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
     use crate::sema::VarKind;
     let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
     let ghosts = phat.ghosts();
+    // A cell at an index term of the ghost, `b_t` with `t = coef·k + offset`, holds a
+    // cell of its array only where `0 ≤ t < size`: the atoms `t < 0` and `t < size` keep
+    // the ghost's values where it does apart from those where it does not, as `k < size`
+    // does for the ghost's own cells.
+    if let Some(&ghost) = ghosts.first() {
+        for v in phat.vars.iter() {
+            let VarKind::TermCell {
+                array,
+                proc,
+                coef,
+                offset,
+            } = v.kind
+            else {
+                continue;
+            };
+            let term = || {
+                LinExpr::from_parts(
+                    [(cur_dim(ghost), crate::linear::Q::from_integer(coef.into()))],
+                    crate::linear::Q::from_integer(offset.into()),
+                )
+            };
+            // t < size: t - size + 1 ≤ 0.
+            let mut below = term();
+            match phat.arrays[array].size {
+                ArraySize::Dynamic(size) => below = below - LinExpr::var(cur_dim(size)),
+                ArraySize::Const(c) => below.add_constant(&-crate::linear::Q::from_integer(
+                    i64::try_from(c).unwrap_or(i64::MAX).into(),
+                )),
+            }
+            below.add_constant(&crate::linear::Q::from_integer(1.into()));
+            // t < 0: t + 1 ≤ 0.
+            let mut neg = term();
+            neg.add_constant(&crate::linear::Q::from_integer(1.into()));
+            let atoms: Vec<Constraint> = [below, neg]
+                .into_iter()
+                .filter_map(|e| split_atom(&Constraint::new(e, crate::linear::Rel::Le)))
+                .collect();
+            for (n, node) in phat.nodes.iter_enumerated() {
+                if proc.is_none() || node.proc == proc {
+                    add_new(out.entry(n).or_default(), atoms.iter().cloned(), usize::MAX);
+                }
+            }
+        }
+    }
     for (ghost, v) in ghosts
         .iter()
         .flat_map(|g| phat.vars.iter().map(move |v| (*g, v)))
