@@ -370,8 +370,8 @@ fn bmc_at(
     // first needed.
     let mut msmt: Option<Box<dyn SmtBackend>> = None;
     // Under `auto`, every program is merged first: one formula for the bounds up to
-    // `MERGED_FIRST_K`, whose size grows with the unrolled states where the paths grow exponentially with the
-    // symbolic branches. The accelerated loop paths, which reach an error behind a deep
+    // `MERGED_FIRST_K`, whose size grows with the unrolled states where the paths grow
+    // exponentially with the symbolic branches. The accelerated loop paths, which reach an error behind a deep
     // loop at a small bound, are left out of the merged formula (their symbolic counts
     // would make the loop's variables symbolic in every state they join, and copies of
     // the loops apart from the concrete iterations multiply the states several times):

@@ -694,24 +694,19 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
             else {
                 continue;
             };
-            let term = || {
-                LinExpr::from_parts(
-                    [(cur_dim(ghost), crate::linear::Q::from_integer(coef.into()))],
-                    crate::linear::Q::from_integer(offset.into()),
-                )
-            };
+            let q = |n: i64| crate::linear::Q::from_integer(n.into());
+            let term = LinExpr::from_parts([(cur_dim(ghost), q(coef))], q(offset));
             // t < size: t - size + 1 ≤ 0.
-            let mut below = term();
-            match phat.arrays[array].size {
-                ArraySize::Dynamic(size) => below = below - LinExpr::var(cur_dim(size)),
-                ArraySize::Const(c) => below.add_constant(&-crate::linear::Q::from_integer(
-                    i64::try_from(c).unwrap_or(i64::MAX).into(),
-                )),
-            }
-            below.add_constant(&crate::linear::Q::from_integer(1.into()));
+            let mut below = match phat.arrays[array].size {
+                ArraySize::Dynamic(size) => term.clone() - LinExpr::var(cur_dim(size)),
+                ArraySize::Const(c) => {
+                    term.clone() - LinExpr::int(i64::try_from(c).unwrap_or(i64::MAX))
+                }
+            };
+            below.add_constant(&q(1));
             // t < 0: t + 1 ≤ 0.
-            let mut neg = term();
-            neg.add_constant(&crate::linear::Q::from_integer(1.into()));
+            let mut neg = term;
+            neg.add_constant(&q(1));
             let atoms: Vec<Constraint> = [below, neg]
                 .into_iter()
                 .filter_map(|e| split_atom(&Constraint::new(e, crate::linear::Rel::Le)))
