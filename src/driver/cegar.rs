@@ -450,6 +450,24 @@ impl<'a> Cegar<'a> {
         true
     }
 
+    /// The spurious trace went through widened facts and through a bounds guard P̂
+    /// skipped: P̂ keeps the guards from now on (C leaves an access out of bounds
+    /// undefined, so no run passes one, and the guard bounds the index where the widened
+    /// fact may not). Whether it did not before.
+    fn keep_passed_guards(&mut self, trace: &Trace) -> bool {
+        let guards = &self.cfg().bounds_guards;
+        if self.precision.keeps_bounds_guards()
+            || self.progress.refinements >= self.max_refinements
+            || !trace.path.iter().any(|n| guards.contains(n))
+        {
+            return false;
+        }
+        tracing::debug!("refinement: P̂ keeps the bounds guards the widened trace passed");
+        self.precision.keep_bounds_guards();
+        self.progress.refinements += 1;
+        true
+    }
+
     /// The core's reads got values from partners of other runs, told apart by a variable
     /// the facts forgot: keep it from now on. Whether there was such a variable.
     fn add_keep_live(
@@ -633,6 +651,12 @@ impl<'a> Cegar<'a> {
             self.widening.disjunct_bounds.clear();
             self.widening.disjunctive.clear();
             self.learnt = Learnt::default();
+            return Continue(());
+        }
+        // The program's own bounds guards bound its indices where a widening lost the
+        // bound (a search `while (a[i] != 0) i++` ends below the array's size): they come
+        // before any threshold the widening could learn.
+        if self.keep_passed_guards(trace) {
             return Continue(());
         }
         obs.enter(Phase::RefineWidening);
