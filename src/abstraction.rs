@@ -304,9 +304,13 @@ fn add_symbolic_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg) -> GhostC
             })
             .try_fold(0u64, |m, n| n.map(|n| m.max(n)));
         let first = &cfg.arrays[precision.symbolic().next().expect("one symbolic array")];
+        // The ghost ranges over the class of the arrays' indices, when they have one: a
+        // cell elsewhere is never read or written.
+        let residue = crate::cfg::residue::index_residue(cfg, &precision.symbolic().collect())
+            .and_then(|c| Some((u32::try_from(&c.r).ok()?, u32::try_from(&c.m).ok()?)));
         let ghost = out.vars.push(VarInfo {
             name: "k#".to_string(),
-            kind: VarKind::Ghost { bound },
+            kind: VarKind::Ghost { bound, residue },
             range: Range::Any,
             span: first.span,
         });
@@ -356,7 +360,7 @@ fn add_second_ghost(
 ) -> GhostCells {
     let ghost = sym.values().next().map(|(g, _)| *g);
     let bound = ghost.and_then(|g| match out.vars[g].kind {
-        VarKind::Ghost { bound } => bound,
+        VarKind::Ghost { bound, .. } => bound,
         _ => None,
     });
     let mut sym2: GhostCells = BTreeMap::new();

@@ -810,3 +810,95 @@ fn relational_programs_are_proved_with_cells_at_index_terms() {
     );
     assert!(proved.len() >= 15, "only {proved:?} proved");
 }
+
+/// Searches that stop before an array's end (`lp-programs/sentinel/`: a sentinel in the
+/// last cell, a prefix of cells `>= 0`, at sizes 10 and 1000 and a symbolic size): the
+/// search's index is bounded only by its own read, which C leaves undefined past the end.
+/// The CEGAR engine proves each safe one with P̂ keeping the bounds guards, so its proof
+/// assumes the search's read in bounds (and no other access), certified on the original
+/// program. The unsafe twins are checked, through the portfolio, in tests/verdicts.rs.
+#[test]
+fn searches_are_bounded_by_their_reads() {
+    let dir = lp_dir().join("sentinel");
+    let mut proved = Vec::new();
+    for p in common::sources(&dir) {
+        if common::header(&p, "expect").as_deref() != Some("safe") {
+            continue;
+        }
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+        let Outcome::Safe(proof) = &r.outcome else {
+            panic!("{name}: {}", r.outcome.reason());
+        };
+        // The search is the loop whose condition reads the array.
+        let text = std::fs::read_to_string(&p).unwrap();
+        let search = text
+            .lines()
+            .position(|l| (l.contains("while (") || l.contains("for (")) && l.contains("] "))
+            .unwrap_or_else(|| panic!("{name}: no search")) as u32
+            + 1;
+        assert!(
+            proof.assumed_in_bounds.contains(&search),
+            "{name}: the proof assumed lines {:?}, not the search's read at line {search}",
+            proof.assumed_in_bounds
+        );
+        assert!(
+            proof.certificate.as_ref().is_some_and(|c| c.checked()),
+            "{name}: {:?}",
+            proof.certificate
+        );
+        proved.push(name);
+    }
+    assert_eq!(proved.len(), 6, "{proved:?}");
+}
+
+/// Strided loops (`lp-programs/strided/`: both loops step by 2 from 0, or by 4 from 1, at
+/// sizes 10 and 1000 and a symbolic size): the arrays are accessed only at the indices of
+/// one residue class, and the ghost ranges over that class alone, so the facts say `b[k] =
+/// 20` wherever `a[k] = 10` for the cells the loops visit. The CEGAR engine proves each
+/// safe one with the ghost's congruence in its invariants, certified on the original
+/// program. The unsafe twins are checked, through the portfolio, in tests/verdicts.rs.
+#[test]
+fn strided_loops_are_proved_with_a_ghost_in_their_class() {
+    let dir = lp_dir().join("strided");
+    let mut proved = Vec::new();
+    for p in common::sources(&dir) {
+        if common::header(&p, "expect").as_deref() != Some("safe") {
+            continue;
+        }
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+        let Outcome::Safe(proof) = &r.outcome else {
+            panic!("{name}: {}", r.outcome.reason());
+        };
+        let class = if name.starts_with("stride4_odd") {
+            "k ≡ 1 (mod 4)"
+        } else {
+            "k ≡ 0 (mod 2)"
+        };
+        assert!(
+            r.outcome.reason().contains(class),
+            "{name}: no `{class}` in {}",
+            r.outcome.reason()
+        );
+        assert!(
+            proof.certificate.as_ref().is_some_and(|c| c.checked()),
+            "{name}: {:?}",
+            proof.certificate
+        );
+        proved.push(name);
+    }
+    assert_eq!(proved.len(), 4, "{proved:?}");
+}

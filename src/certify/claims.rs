@@ -40,12 +40,15 @@ pub(crate) struct Claims {
     pub vars: Vec<VarInfo>,
 }
 
-/// The ghost indices of the formulas: their number and the range of each (`0 ≤ k`, and
-/// `k < bound` when the arrays have constant sizes).
-pub(super) fn ghost_bounds(vars: &[VarInfo]) -> Vec<Option<u64>> {
+/// The range of a ghost index: `k < bound` when the arrays have constant sizes, and
+/// `k ≡ r (mod m)` when their indices are all in that class (`0 ≤ k` always).
+pub(super) type GhostRange = (Option<u64>, Option<(u32, u32)>);
+
+/// The ghost indices of the formulas: their number and the range of each.
+pub(super) fn ghost_bounds(vars: &[VarInfo]) -> Vec<GhostRange> {
     vars.iter()
         .filter_map(|v| match v.kind {
-            VarKind::Ghost { bound } => Some(bound),
+            VarKind::Ghost { bound, residue } => Some((bound, residue)),
             _ => None,
         })
         .collect()
@@ -61,12 +64,18 @@ pub(super) struct Env<'s> {
 }
 
 /// The range condition of ghost values `ks`: each in its range, in increasing order.
-pub(super) fn ghost_range(bounds: &[Option<u64>], ks: &[Term]) -> Term {
+pub(super) fn ghost_range(bounds: &[GhostRange], ks: &[Term]) -> Term {
     let mut cs = Vec::new();
-    for (k, b) in ks.iter().zip(bounds) {
+    for (k, (b, residue)) in ks.iter().zip(bounds) {
         cs.push(Term::ge(k.clone(), Term::int(0)));
         if let Some(n) = b {
             cs.push(Term::lt(k.clone(), Term::int(BigInt::from(*n))));
+        }
+        if let Some((r, m)) = residue {
+            cs.push(Term::eq(
+                Term::modulo(k.clone(), BigInt::from(*m)),
+                Term::int(BigInt::from(*r)),
+            ));
         }
     }
     for w in ks.windows(2) {

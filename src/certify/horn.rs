@@ -349,11 +349,11 @@ impl Writer<'_> {
                     .ok_or_else(|| EncError::Reach("the state lacks a ghost's value".into()))?,
             );
         }
-        let bounds: Vec<Option<u64>> = ghosts
+        let bounds: Vec<super::claims::GhostRange> = ghosts
             .iter()
             .map(|g| match cfg.vars[*g].kind {
-                VarKind::Ghost { bound } => bound,
-                _ => None,
+                VarKind::Ghost { bound, residue } => (bound, residue),
+                _ => (None, None),
             })
             .collect();
         drop(enc);

@@ -397,7 +397,7 @@ struct RegionCheck<'c> {
 }
 
 /// The ghost values of a region: fresh symbols, in range.
-fn ghosts(enc: &mut Enc, bounds: &[Option<u64>]) -> Result<Vec<Term>, Outcome> {
+fn ghosts(enc: &mut Enc, bounds: &[claims::GhostRange]) -> Result<Vec<Term>, Outcome> {
     let mut ks = Vec::new();
     for i in 0..bounds.len() {
         ks.push(enc.fresh(&format!("k{i}"), crate::smt::Sort::Int)?);
@@ -471,7 +471,7 @@ fn one_region(
     enc: &mut Enc,
     plan: &Plan,
     claims: &Claims,
-    bounds: &[Option<u64>],
+    bounds: &[claims::GhostRange],
     from: &RegionCheck,
     line: &dyn Fn(NodeId) -> u32,
     obligations: &mut usize,

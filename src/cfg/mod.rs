@@ -8,6 +8,7 @@ mod build;
 mod dot;
 mod errors;
 mod loops;
+pub mod residue;
 mod reuse;
 
 use crate::diag::Span;

@@ -180,7 +180,8 @@ impl<'a> Cegar<'a> {
         let mut dom = DlcDomain::new(Arc::clone(self.solvers), self.deadline.clone());
         dom.learnt = self.learnt.thresholds.clone();
         dom.splits = self.learnt.splits.clone();
-        dom.congruences = self.congruences || tests_residue(phat);
+        // A ghost that ranges over a residue class needs the facts' congruences.
+        dom.congruences = self.congruences || tests_residue(phat) || ghost_residue(phat);
         dom.residues = if dom.congruences {
             residue_tests(phat)
         } else {
@@ -735,6 +736,19 @@ fn went_through_widening(tab: &Tabulation<Fact>, err: FactId) -> bool {
 
 /// Whether some expression of `phat` takes a residue or a quotient (`%`, `/` by a
 /// constant): only then do the facts carry congruences (unless refinement asks for them).
+/// Whether a ghost of `phat` ranges over a residue class of the indices.
+fn ghost_residue(phat: &Cfg) -> bool {
+    phat.ghosts().into_iter().any(|g| {
+        matches!(
+            phat.vars[g].kind,
+            crate::sema::VarKind::Ghost {
+                residue: Some(_),
+                ..
+            }
+        )
+    })
+}
+
 fn tests_residue(phat: &Cfg) -> bool {
     use crate::cfg::NodeKind;
     use crate::sema::Expr;

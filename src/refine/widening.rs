@@ -309,7 +309,7 @@ impl Splits {
             .ghosts()
             .into_iter()
             .filter_map(|g| match phat.vars[g].kind {
-                VarKind::Ghost { bound } => Some((g.index() as u32, bound.map(|b| b - 1))),
+                VarKind::Ghost { bound, .. } => Some((g.index() as u32, bound.map(|b| b - 1))),
                 _ => None,
             })
             .collect();

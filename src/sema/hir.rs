@@ -30,6 +30,10 @@ pub enum VarKind {
         /// The largest size of those arrays when every one has a constant size (the ghost
         /// lies below it); `None` when some array has a variable size.
         bound: Option<u64>,
+        /// The residue class `(r, m)`, `m ≥ 2`, of every index at which the arrays are
+        /// accessed, when there is one ([`crate::cfg::residue`]): the ghost ranges over
+        /// it alone, `k ≡ r (mod m)`. A read or write elsewhere never meets the ghost.
+        residue: Option<(u32, u32)>,
     },
     /// The symbolic cell `a_k` of an array: the cell at the array's ghost index `k`, a
     /// global that is arbitrary and never assigned; scoped like its array.

@@ -25,15 +25,20 @@ impl RelDomain for DlcDomain {
     fn initial(&mut self, cfg: &Cfg) -> Fact {
         // The read rule's ghost index ranges over its arrays' cells: `0 ≤ k` and, when
         // they all have a fixed size, `k < n` for the largest n (cells out of range are
-        // never read or written).
+        // never read or written), and the class of their indices when they have one
+        // (a congruence of the facts, when they carry congruences).
         let mut c = Conj::top();
         let mut ghosts = Vec::new();
+        let mut congs = Congs::new();
         for (v, info) in cfg.vars.iter_enumerated() {
-            let crate::sema::VarKind::Ghost { bound } = info.kind else {
+            let crate::sema::VarKind::Ghost { bound, residue } = info.kind else {
                 continue;
             };
             ghosts.push(v);
             for d in [cur_dim(v), entry_dim(v)] {
+                if let (Some((r, m)), true) = (residue, self.congruences) {
+                    congs.insert(d, Cong::new(r.into(), m.into()));
+                }
                 let k = LinExpr::var(d);
                 c.add(&Constraint::ge(&k, &LinExpr::int(0)));
                 if let Some(n) = bound {
@@ -53,7 +58,14 @@ impl RelDomain for DlcDomain {
                 ));
             }
         }
-        c.into()
+        let f: Fact = c.into();
+        let mut g = Fact { congs, ..f.clone() };
+        // (A class with no index in range leaves the ghost's range as it is.)
+        if fact::reduce(&mut g) {
+            g
+        } else {
+            f
+        }
     }
 
     fn post(&mut self, cfg: &Cfg, f: &Fact, n: NodeId, succ_index: usize) -> Vec<Fact> {

@@ -1,0 +1,18 @@
+// expect: safe
+// why: both loops visit the even cells only: b[k] = 20 wherever a[k] = 10 at an even k
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+  int a[1000], b[1000];
+  int i;
+  for (i = 0; i < 1000; i = i + 2) {
+    a[i] = __VERIFIER_nondet_int();
+    if (a[i] == 10)
+      b[i] = 20;
+  }
+  for (i = 0; i < 1000; i = i + 2) {
+    if (a[i] == 10)
+      __VERIFIER_assert(b[i] == 20);
+  }
+  return 0;
+}
