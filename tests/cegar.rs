@@ -902,3 +902,44 @@ fn strided_loops_are_proved_with_a_ghost_in_their_class() {
     }
     assert_eq!(proved.len(), 4, "{proved:?}");
 }
+
+/// Flags cleared in a branch of a check loop (`lp-programs/flags/`: a running flag as in
+/// SV-COMP's standard_running, a copy compared cell by cell, a search's `found`): the
+/// error is decided by the branch that clears the flag, whose condition reads the arrays,
+/// while the trace's own unsat core blames only the loops' counts. The CEGAR engine gives
+/// those arrays symbolic cells and proves each safe one at size 1000 and at a symbolic
+/// size, certified on the original program. (At size 10 its constant cells come first,
+/// one by one; the portfolio decides those, in tests/verdicts.rs, with the unsafe twins.)
+#[test]
+fn flags_cleared_in_a_branch_are_proved_with_symbolic_cells() {
+    let dir = lp_dir().join("flags");
+    let mut proved = Vec::new();
+    for p in common::sources(&dir) {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if common::header(&p, "expect").as_deref() != Some("safe") || name.contains("_10.") {
+            continue;
+        }
+        let loaded = lpmc::load_path(&p)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
+        let opts = CheckOptions {
+            timeout_s: Some(60.0),
+            ..Default::default()
+        };
+        let r = lpmc::portfolio(&loaded, &opts, lpmc::EngineChoice::Cegar);
+        let Outcome::Safe(proof) = &r.outcome else {
+            panic!("{name}: {}", r.outcome.reason());
+        };
+        assert!(
+            !proof.symbolic.is_empty(),
+            "{name}: proved without symbolic cells: {}",
+            r.outcome.reason()
+        );
+        assert!(
+            proof.certificate.as_ref().is_some_and(|c| c.checked()),
+            "{name}: {:?}",
+            proof.certificate
+        );
+        proved.push(name);
+    }
+    assert_eq!(proved.len(), 4, "{proved:?}");
+}

@@ -203,8 +203,9 @@ fn add_symbolic_of(
 /// The steps of trace `t` whose values decide its loop-free end: the conditions
 /// (branches and assumptions) after the last step at a node the trace visits more than
 /// once, and, backwards through the trace, the assignments, parameter bindings and array
-/// writes whose values flow into them. A loop's count cannot explain why that end reaches
-/// the error: the values it reads can.
+/// writes whose values flow into them, with the branch that chose such an assignment when
+/// it comes right after one. A loop's count cannot explain why that end reaches the error:
+/// the values it reads can.
 fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
     use crate::ids::VarId;
     use crate::sema::Expr;
@@ -222,12 +223,18 @@ fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
     let uses =
         |e: &Expr, vars: &mut BTreeSet<VarId>, arrays: &mut BTreeSet<ArrayId>| e.uses(vars, arrays);
     let mut out = Vec::new();
+    // Whether the step before is a branch that chose the deciding assignment after it
+    // (`if (c) f = 0;`): its condition decides too (control dependence).
+    let mut chose = false;
     for (i, n) in t.path.iter().enumerate().rev() {
         let Some(node) = cfg.nodes.get(*n) else {
             continue;
         };
+        let control = std::mem::take(&mut chose);
         let decides = match &node.kind {
-            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } if i >= tail => {
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. }
+                if i >= tail || (control && matches!(node.kind, NodeKind::Branch { .. })) =>
+            {
                 uses(cond, &mut vars, &mut arrays);
                 true
             }
@@ -239,6 +246,7 @@ fn deciding_steps(cfg: &Cfg, t: &Trace) -> Vec<usize> {
                 for j in &hit {
                     uses(&rhs[*j], &mut vars, &mut arrays);
                 }
+                chose = !hit.is_empty();
                 !hit.is_empty()
             }
             NodeKind::Call { proc, args, .. } => {
