@@ -8,7 +8,7 @@
 use super::observe::{Observer, Phase, TabRun};
 use super::{CheckOptions, ADAPTIVE_STEPS, ADAPTIVE_TIME, ADAPTIVE_WORK, DEFAULT_MAX_REFINEMENTS};
 use crate::abstraction::{abstract_program, reads_two_cells, Precision};
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, NodeKind};
 use crate::domain::{DlcDomain, Fact};
 use crate::engine::{tabulate, Budget, FactId, StopReason, Tabulation, Widening};
 use crate::frontend::Loaded;
@@ -451,19 +451,33 @@ impl<'a> Cegar<'a> {
         true
     }
 
-    /// The spurious trace went through widened facts and through a bounds guard P̂
-    /// skipped: P̂ keeps the guards from now on (C leaves an access out of bounds
-    /// undefined, so no run passes one, and the guard bounds the index where the widened
-    /// fact may not). Whether it did not before.
-    fn keep_passed_guards(&mut self, trace: &Trace) -> bool {
-        let guards = &self.cfg().bounds_guards;
+    /// The spurious trace went through widened facts, and one of its facts at a bounds
+    /// guard P̂ skipped has a state the guard would drop (an index out of range): P̂ keeps
+    /// the guards from now on (C leaves an access out of bounds undefined, so no run
+    /// passes one, and the guard bounds the index where the widened fact does not).
+    /// Whether it did not before.
+    fn keep_cutting_guards(&mut self, phat: &Cfg, tab: &Tabulation<Fact>, err: FactId) -> bool {
+        let cfg = self.cfg();
         if self.precision.keeps_bounds_guards()
             || self.progress.refinements >= self.max_refinements
-            || !trace.path.iter().any(|n| guards.contains(n))
+            || cfg.bounds_guards.is_empty()
         {
             return false;
         }
-        tracing::debug!("refinement: P̂ keeps the bounds guards the widened trace passed");
+        let cuts = tab.path_facts(err).iter().any(|f| {
+            let rec = tab.fact(*f);
+            cfg.bounds_guards.contains(&rec.node)
+                && match &cfg.nodes[rec.node].kind {
+                    NodeKind::Assume { cond, .. } => {
+                        crate::domain::may_falsify(cond, &rec.fact.conj, phat.vars.len())
+                    }
+                    _ => false,
+                }
+        });
+        if !cuts {
+            return false;
+        }
+        tracing::debug!("refinement: P̂ keeps the bounds guards, which cut the widened trace");
         self.precision.keep_bounds_guards();
         self.progress.refinements += 1;
         true
@@ -657,7 +671,7 @@ impl<'a> Cegar<'a> {
         // The program's own bounds guards bound its indices where a widening lost the
         // bound (a search `while (a[i] != 0) i++` ends below the array's size): they come
         // before any threshold the widening could learn.
-        if self.keep_passed_guards(trace) {
+        if self.keep_cutting_guards(phat, tab, err) {
             return Continue(());
         }
         obs.enter(Phase::RefineWidening);
@@ -734,8 +748,6 @@ fn went_through_widening(tab: &Tabulation<Fact>, err: FactId) -> bool {
             .any(|f| tab.fact(*f).widened)
 }
 
-/// Whether some expression of `phat` takes a residue or a quotient (`%`, `/` by a
-/// constant): only then do the facts carry congruences (unless refinement asks for them).
 /// Whether a ghost of `phat` ranges over a residue class of the indices.
 fn ghost_residue(phat: &Cfg) -> bool {
     phat.ghosts().into_iter().any(|g| {
@@ -749,6 +761,8 @@ fn ghost_residue(phat: &Cfg) -> bool {
     })
 }
 
+/// Whether some expression of `phat` takes a residue or a quotient (`%`, `/` by a
+/// constant): only then do the facts carry congruences (unless refinement asks for them).
 fn tests_residue(phat: &Cfg) -> bool {
     use crate::cfg::NodeKind;
     use crate::sema::Expr;
