@@ -20,7 +20,7 @@ use num_bigint::BigInt;
 
 /// An array declarator of constant size with no initialiser or a full list: its size and
 /// whether it is initialised.
-fn fixed_array(d: &Decl, v: &VarDecl) -> Option<(BigInt, bool)> {
+pub(super) fn fixed_array(d: &Decl, v: &VarDecl) -> Option<(BigInt, bool)> {
     if v.pointer != 0 || d.storage.is_extern || !matches!(d.ty, Ty::Int { .. }) {
         return None;
     }
@@ -36,7 +36,7 @@ fn fixed_array(d: &Decl, v: &VarDecl) -> Option<(BigInt, bool)> {
 }
 
 /// How many declarations (globals, locals and parameters) of `name` the program has.
-fn declarations(p: &Program, name: &str) -> usize {
+pub(super) fn declarations(p: &Program, name: &str) -> usize {
     struct Count<'a>(&'a str, usize);
     impl Visit for Count<'_> {
         fn decl(&mut self, d: &Decl) {
@@ -204,7 +204,7 @@ fn counts_to(cond: &Expr, i: &str, size: &BigInt) -> bool {
 }
 
 /// `i++`, `++i`, `i += 1` or `i = i + 1`.
-fn is_increment(s: &Stmt, i: &str) -> bool {
+pub(super) fn is_increment(s: &Stmt, i: &str) -> bool {
     let one = BigInt::from(1);
     match &s.kind {
         StmtKind::IncDec { lhs, inc: true, .. } => walk::var_name(lhs) == Some(i),

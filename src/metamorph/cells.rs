@@ -45,7 +45,7 @@ fn error_free(s: &Stmt, procs: &BTreeSet<String>) -> bool {
 
 /// Whether an expression is a pure, deterministic function of the state: no calls, no
 /// assignments, no `u`.
-fn is_pure(prog: &Prog, e: &Expr) -> bool {
+pub(super) fn is_pure(prog: &Prog, e: &Expr) -> bool {
     !walk::any_subexpr(e, |x| match &x.kind {
         ExprKind::Call { .. }
         | ExprKind::Assign { .. }

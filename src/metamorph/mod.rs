@@ -14,14 +14,16 @@
 //!
 //! The rewrites live in `consts` (`const_to_param`, `param_to_const`, `scale_size_*`),
 //! `arrays` (`local_to_global`, `global_to_local`), `loops` (`for_to_while`,
-//! `while_to_for`, `extra_counter`), `procs` (`body_to_proc`, `rename`) and `cells`
-//! (`check_all_cells`); `walk` holds the AST visitors and `build` the AST constructors
-//! they share.
+//! `while_to_for`, `extra_counter`), `procs` (`body_to_proc`, `rename`), `cells`
+//! (`check_all_cells`) and `copies` (`copy_counts_down`, `offset_both_indices`,
+//! `stride_2`, `swap_check_operands`); `walk` holds the AST visitors and `build` the AST
+//! constructors they share.
 
 mod arrays;
 mod build;
 mod cells;
 mod consts;
+mod copies;
 mod loops;
 mod procs;
 #[cfg(test)]
@@ -60,11 +62,23 @@ pub enum Transformation {
     ScaleSize1000,
     /// A check at a nondeterministic index becomes a loop checking every index.
     CheckAllCells,
+    /// A loop copying cell by cell (`b[i] = a[i]` for `i` from `c` up to `E`) runs from
+    /// `E - 1` down to `c`.
+    CopyCountsDown,
+    /// A copied-to array's cells move up by a constant: the array grows by it and every
+    /// access `b[e]` becomes `b[e + 3]`.
+    OffsetBothIndices,
+    /// Arrays spread to the even cells of arrays twice as long (`X[e]` becomes
+    /// `X[2 * e]`), and the loops indexing them step by 2 over doubled bounds.
+    Stride2,
+    /// The comparisons of the checks have their operands swapped (`a < b` becomes
+    /// `b > a`).
+    SwapCheckOperands,
 }
 
 impl Transformation {
     /// Every transformation, in the order [`variants`] applies them.
-    pub const ALL: [Transformation; 12] = [
+    pub const ALL: [Transformation; 16] = [
         Transformation::ConstToParam,
         Transformation::ParamToConst,
         Transformation::LocalToGlobal,
@@ -77,6 +91,10 @@ impl Transformation {
         Transformation::ScaleSize10,
         Transformation::ScaleSize1000,
         Transformation::CheckAllCells,
+        Transformation::CopyCountsDown,
+        Transformation::OffsetBothIndices,
+        Transformation::Stride2,
+        Transformation::SwapCheckOperands,
     ];
 
     /// The transformation's name, e.g. `"const_to_param"`.
@@ -94,6 +112,10 @@ impl Transformation {
             Transformation::ScaleSize10 => "scale_size_10",
             Transformation::ScaleSize1000 => "scale_size_1000",
             Transformation::CheckAllCells => "check_all_cells",
+            Transformation::CopyCountsDown => "copy_counts_down",
+            Transformation::OffsetBothIndices => "offset_both_indices",
+            Transformation::Stride2 => "stride_2",
+            Transformation::SwapCheckOperands => "swap_check_operands",
         }
     }
 }
@@ -139,6 +161,10 @@ pub fn variants(file_name: &str, source: &str) -> Vec<Variant> {
     rewrites.extend(consts::scale_size(&prog, 10));
     rewrites.extend(consts::scale_size(&prog, 1000));
     rewrites.extend(cells::check_all_cells(&prog));
+    rewrites.extend(copies::copy_counts_down(&prog));
+    rewrites.extend(copies::offset_both_indices(&prog));
+    rewrites.extend(copies::stride_2(&prog));
+    rewrites.extend(copies::swap_check_operands(&prog));
     let original = pretty(&prog.ast);
     let mut out = Vec::new();
     for rw in rewrites {

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `s` only ends the run in an error: `ERROR: ;`, `reach_error();`,
 /// `__VERIFIER_error();`, `abort();`, in blocks, with at least one error.
-fn is_error_branch(s: &Stmt) -> bool {
+pub(super) fn is_error_branch(s: &Stmt) -> bool {
     fn walk(s: &Stmt, errors: &mut usize) -> bool {
         match &s.kind {
             StmtKind::Labeled { label, stmt } if label.name == "ERROR" => {

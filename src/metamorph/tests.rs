@@ -496,6 +496,256 @@ void main() {
     assert!(!applied("l.lp", looped).contains(&Transformation::CheckAllCells));
 }
 
+/// The variant named `name`'s program text (as [`body`]), after checking that the whole
+/// variant loads (parses, resolves and builds its CFG).
+fn loaded(file: &str, src: &str, name: &str) -> String {
+    let b = body(file, src, name);
+    let v = variant(file, src, name).expect("body found it");
+    if let Err(e) = crate::load(SourceFile::new(v.file_name.as_str(), v.source.as_str())) {
+        panic!("{name} does not load: {}\n{}", e.render(false), v.source);
+    }
+    b
+}
+
+/// A copy loop, with the counter set again afterwards.
+const COPY: &str = "// expect: safe
+void main() {
+  int a[10], b[10];
+  int i, j;
+  for (i = 0; i < 10; i++)
+    b[i] = a[i];
+  i = 0;
+  j = u;
+  assume(0 <= j && j < 10);
+  assert(b[j] == a[j]);
+}
+";
+
+#[test]
+fn copy_counts_down_reverses_independent_iterations() {
+    let b = loaded("c.lp", COPY, "copy_counts_down");
+    assert_contains(&b, &["for (i = 9; i >= 0; i--) b[i] = a[i]; i = 0;"]);
+    // The while form, from a start other than 0 and to a symbolic bound.
+    let w = "// expect: safe
+void main() {
+  int a[100], b[100];
+  int i, n;
+  n = u;
+  assume(0 <= n && n <= 100);
+  i = 2;
+  while (i < n) { a[i] = b[i] + i; i = i + 1; }
+}
+";
+    assert_contains(
+        &loaded("w.lp", w, "copy_counts_down"),
+        &["i = n - 1; while (i >= 2) { a[i] = b[i] + i; i = i - 1; }"],
+    );
+    // C: under `c < E` for a symbolic bound, not for a literal one.
+    let c = "// expect: safe
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n <= 0 || n > 1000) return 0;
+  int a[n], b[1000];
+  for (int i = 0; i < n; i++) a[i] = __VERIFIER_nondet_int();
+  for (int i = 0; i < 1000; i++) b[i] = 7;
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j >= n) return 0;
+  __VERIFIER_assert(b[j] == 7);
+  return 0;
+}
+";
+    assert_contains(
+        &loaded("c.c", c, "copy_counts_down"),
+        &[
+            "if (0 < n) for (int i = n - 1; i >= 0; i--) a[i] = __VERIFIER_nondet_int();",
+            "for (int i = 999; i >= 0; i--) b[i] = 7;",
+        ],
+    );
+    // The counter read after the loop; a body reading the array it writes at another
+    // index; a step other than +1; an unsigned counter in C: no variant.
+    let after = COPY
+        .replace("i = 0;\n", "")
+        .replace("a[j]);", "a[j] + i - 10);");
+    assert!(!applied("c.lp", &after).contains(&Transformation::CopyCountsDown));
+    let shifted = COPY.replace("b[i] = a[i];", "b[i] = b[i - 1];");
+    assert!(!applied("c.lp", &shifted).contains(&Transformation::CopyCountsDown));
+    let two = COPY.replace("i++", "i += 2");
+    assert!(!applied("c.lp", &two).contains(&Transformation::CopyCountsDown));
+    let unsigned = c.replace(
+        "for (int i = 0; i < 1000; i++) b[i] = 7;",
+        "for (unsigned k = 0; k < 1000; k++) b[k] = 7;",
+    );
+    let b = body("u.c", &unsigned, "copy_counts_down");
+    assert_contains(&b, &["for (unsigned k = 0; k < 1000; k++) b[k] = 7;"]);
+    // Another array may be read anywhere.
+    let other = COPY.replace("b[i] = a[i];", "b[i] = a[9 - i];");
+    assert_contains(
+        &loaded("c.lp", &other, "copy_counts_down"),
+        &["for (i = 9; i >= 0; i--) b[i] = a[9 - i];"],
+    );
+}
+
+/// A copy in C from an array made symbolic by a call.
+const COPY_C: &str = "// expect: safe
+int main() {
+  int a[10], b[10];
+  int i;
+  klee_make_symbolic(a, sizeof(a), \"a\");
+  for (i = 0; i < 10; i++) b[i] = a[i];
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j >= 10) return 0;
+  __VERIFIER_assert(b[j] == a[j]);
+  return 0;
+}
+";
+
+#[test]
+fn offset_both_indices_moves_every_access() {
+    let b = loaded("c.lp", COPY, "offset_both_indices_b");
+    assert_contains(
+        &b,
+        &[
+            "int a[10], b[13];",
+            "b[i + 3] = a[i];",
+            "assert(b[j + 3] == a[j]);",
+        ],
+    );
+    assert_lacks(&b, &["a[i + 3]", "b[i] "]);
+    // C, with a check loop reading a shifted index and an early exit bounding the input.
+    let c = "// expect: safe
+int main() {
+  int a[100], b[100];
+  for (int i = 0; i < 100; i++) b[i] = a[i];
+  for (int k = 0; k < 99; k++) __VERIFIER_assert(b[k + 1] == a[k + 1]);
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j >= 100) return 0;
+  __VERIFIER_assert(b[99 - j] == a[99 - j]);
+  return 0;
+}
+";
+    assert_contains(
+        &loaded("c.c", c, "offset_both_indices_b"),
+        &[
+            "int a[100], b[103];",
+            "b[i + 3] = a[i];",
+            "b[k + 4] == a[k + 1]",
+            "b[99 - j + 3] == a[99 - j]",
+        ],
+    );
+    // An index that may be negative (only bounded above), an array passed to a
+    // procedure, an initialiser: no variant.
+    let negative = COPY.replace("0 <= j && j < 10", "j < 10");
+    assert!(!applied("c.lp", &negative).contains(&Transformation::OffsetBothIndices));
+    assert_contains(
+        &loaded("k.c", COPY_C, "offset_both_indices_b"),
+        &["b[i + 3] = a[i];"],
+    );
+    let passed = COPY_C.replace("(a, sizeof(a)", "(b, sizeof(b)");
+    assert!(!applied("k.c", &passed).contains(&Transformation::OffsetBothIndices));
+    let init = COPY.replace("b[10];", "b[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};");
+    assert!(!applied("c.lp", &init).contains(&Transformation::OffsetBothIndices));
+}
+
+#[test]
+fn stride_2_doubles_the_arrays_and_the_loops_steps() {
+    let b = loaded("c.lp", COPY, "stride_2");
+    assert_contains(
+        &b,
+        &[
+            "int a[20], b[20];",
+            "for (i = 0; i < 20; i = i + 2) b[i] = a[i];",
+            "assert(b[2 * j] == a[2 * j]);",
+        ],
+    );
+    // The counter used as a value, or after the loop: the loop keeps its step and the
+    // accesses double.
+    let value = COPY.replace("b[i] = a[i];", "b[i] = a[i] + i;");
+    assert_contains(
+        &loaded("c.lp", &value, "stride_2"),
+        &["for (i = 0; i < 10; i++) b[2 * i] = a[2 * i] + i;"],
+    );
+    let after = COPY
+        .replace("i = 0;\n", "")
+        .replace("a[j]);", "a[j] + i - 10);");
+    assert_contains(
+        &loaded("c.lp", &after, "stride_2"),
+        &["for (i = 0; i < 10; i++) b[2 * i] = a[2 * i];"],
+    );
+    // A while loop in C, with literal bounds; `b[2 * i + 1]` uses `i` as a value, and
+    // that loop keeps its step.
+    let c = "// expect: safe
+int main() {
+  int a[50], b[100];
+  int i = 0;
+  while (i < 50) { a[i] = 3; i++; }
+  for (int k = 0; k < 50; k++) a[k] = b[2 * k + 1];
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j >= 50) return 0;
+  __VERIFIER_assert(a[j] == b[2 * j + 1]);
+  return 0;
+}
+";
+    assert_contains(
+        &loaded("c.c", c, "stride_2"),
+        &[
+            "int a[100], b[200];",
+            "int i = 0; while (i < 100) { a[i] = 3; i = i + 2; }",
+            "for (int k = 0; k < 50; k++) a[2 * k] = b[2 * (2 * k + 1)];",
+            "__VERIFIER_assert(a[2 * j] == b[2 * (2 * j + 1)]);",
+        ],
+    );
+    // An array passed to a procedure is not doubled, nor a loop indexing it strided.
+    let b = loaded("k.c", COPY_C, "stride_2");
+    assert_contains(
+        &b,
+        &[
+            "int a[10], b[20];",
+            "for (i = 0; i < 10; i++) b[2 * i] = a[i];",
+            "__VERIFIER_assert(b[2 * j] == a[j]);",
+        ],
+    );
+    assert!(!applied(
+        "c.lp",
+        "// expect: safe\nvoid main() { int x; x = 1; assert(x == 1); }\n"
+    )
+    .contains(&Transformation::Stride2));
+}
+
+#[test]
+fn swap_check_operands_flips_the_comparisons() {
+    let b = loaded("c.lp", COPY, "swap_check_operands");
+    assert_contains(&b, &["assert(a[j] == b[j]);"]);
+    let src = "// expect: unsafe
+int main() {
+  int x = __VERIFIER_nondet_int(), y = 3;
+  __VERIFIER_assert(x < 10 && !(y >= x));
+  if (x <= y - 1) {
+    ERROR: ;
+  }
+  return 0;
+}
+";
+    assert_contains(
+        &loaded("s.c", src, "swap_check_operands"),
+        &[
+            "__VERIFIER_assert(10 > x && !(x <= y));",
+            "if (y - 1 >= x) { ERROR: ; }",
+            "int x = __VERIFIER_nondet_int(), y = 3;",
+        ],
+    );
+    // A condition with an effect, or with no comparison: no variant.
+    let effect = "// expect: safe
+int f(int v) { return v; }
+int main() {
+  int x = 1;
+  __VERIFIER_assert(f(x) == 1);
+  __VERIFIER_assert(x);
+  return 0;
+}
+";
+    assert!(!applied("e.c", effect).contains(&Transformation::SwapCheckOperands));
+}
+
 /// Every variant of every lp-program parses, differs from the others, and each
 /// transformation applies somewhere.
 #[test]
