@@ -668,12 +668,6 @@ impl<'a> Cegar<'a> {
             self.learnt = Learnt::default();
             return Continue(());
         }
-        // The program's own bounds guards bound its indices where a widening lost the
-        // bound (a search `while (a[i] != 0) i++` ends below the array's size): they come
-        // before any threshold the widening could learn.
-        if self.keep_cutting_guards(phat, tab, err) {
-            return Continue(());
-        }
         obs.enter(Phase::RefineWidening);
         let lesson = refine_widening(
             phat,
@@ -689,7 +683,12 @@ impl<'a> Cegar<'a> {
             self.progress.widening_refinements += 1;
             return Continue(());
         }
-        if self.add_second_ghost(obs)
+        // The program's own bounds guards bound its indices where the widening lost the
+        // bound and learns nothing more (a search `while (a[i] != 0) i++` ends below the
+        // array's size). (Before the widening's lessons they cost proofs that those
+        // lessons find: lp-programs/check_loops/first_match_for.c.)
+        if self.keep_cutting_guards(phat, tab, err)
+            || self.add_second_ghost(obs)
             || self.add_keep_live(phat, trace, core, obs)
             || self.add_congruences(phat)
             || self.add_symbolic_small(trace, core, obs)?
