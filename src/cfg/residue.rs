@@ -147,8 +147,14 @@ mod tests {
     use super::*;
 
     fn residue_of(src: &str, array: &str) -> Option<(i64, i64)> {
-        let loaded = crate::load(crate::SourceFile::new("t.c", src)).expect("loads");
-        let cfg = &loaded.cfg;
+        let file = crate::diag::SourceFile::new("t.c", src);
+        let ast = crate::syntax::parse(&file).expect("parses");
+        let opts = crate::sema::SemaOptions {
+            int_model: crate::sema::IntModel::C,
+            ..Default::default()
+        };
+        let a = crate::sema::analyze_with(&ast, &opts).expect("resolves");
+        let cfg = &crate::cfg::Cfg::build(&a.program);
         let a = cfg
             .arrays
             .iter_enumerated()
