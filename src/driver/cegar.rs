@@ -437,18 +437,10 @@ impl<'a> Cegar<'a> {
     /// now on. Whether it did not before.
     fn keep_bounds_guards(&mut self, trace: &Trace, core: &[usize]) -> bool {
         let guards = &self.cfg().bounds_guards;
-        if self.precision.keeps_bounds_guards()
-            || self.progress.refinements >= self.max_refinements
-            || !core
-                .iter()
-                .any(|s| trace.path.get(*s).is_some_and(|n| guards.contains(n)))
-        {
-            return false;
-        }
-        tracing::debug!("refinement: P̂ keeps the bounds guards from now on");
-        self.precision.keep_bounds_guards();
-        self.progress.refinements += 1;
-        true
+        let in_core = core
+            .iter()
+            .any(|s| trace.path.get(*s).is_some_and(|n| guards.contains(n)));
+        in_core && self.bring_back_guards("a guard is in the unsat core")
     }
 
     /// The spurious trace went through widened facts, and one of its facts at a bounds
@@ -458,26 +450,32 @@ impl<'a> Cegar<'a> {
     /// Whether it did not before.
     fn keep_cutting_guards(&mut self, phat: &Cfg, tab: &Tabulation<Fact>, err: FactId) -> bool {
         let cfg = self.cfg();
-        if self.precision.keeps_bounds_guards()
-            || self.progress.refinements >= self.max_refinements
-            || cfg.bounds_guards.is_empty()
+        let cuts = || {
+            tab.path_facts(err).iter().any(|f| {
+                let rec = tab.fact(*f);
+                cfg.bounds_guards.contains(&rec.node)
+                    && match &cfg.nodes[rec.node].kind {
+                        NodeKind::Assume { cond, .. } => {
+                            crate::domain::may_falsify(cond, &rec.fact.conj, phat.vars.len())
+                        }
+                        _ => false,
+                    }
+            })
+        };
+        !self.precision.keeps_bounds_guards()
+            && !cfg.bounds_guards.is_empty()
+            && cuts()
+            && self.bring_back_guards("they cut the widened trace")
+    }
+
+    /// P̂ keeps the bounds guards from now on, unless it did already or the refinements
+    /// are at their maximum; whether it did not before.
+    fn bring_back_guards(&mut self, why: &str) -> bool {
+        if self.precision.keeps_bounds_guards() || self.progress.refinements >= self.max_refinements
         {
             return false;
         }
-        let cuts = tab.path_facts(err).iter().any(|f| {
-            let rec = tab.fact(*f);
-            cfg.bounds_guards.contains(&rec.node)
-                && match &cfg.nodes[rec.node].kind {
-                    NodeKind::Assume { cond, .. } => {
-                        crate::domain::may_falsify(cond, &rec.fact.conj, phat.vars.len())
-                    }
-                    _ => false,
-                }
-        });
-        if !cuts {
-            return false;
-        }
-        tracing::debug!("refinement: P̂ keeps the bounds guards, which cut the widened trace");
+        tracing::debug!("refinement: P̂ keeps the bounds guards from now on ({why})");
         self.precision.keep_bounds_guards();
         self.progress.refinements += 1;
         true
