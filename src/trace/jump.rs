@@ -41,6 +41,7 @@ use crate::smt::{
     Logic, SatResult, SmtBackend, SmtConfig, SolverFactory, Sort, SymId, Term, Value,
 };
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -719,20 +720,22 @@ impl<'c> Iteration<'c> {
                     Sort::IntArray,
                 )
                 .ok()?;
-            let exact = match idx.as_slice() {
-                [Some(l)] => self.stride(l).and_then(|d| {
-                    let w = first.writes.iter().position(|x| x.0 == *a)?;
-                    Some((w, first.writes[w].1.clone()?, d))
-                }),
-                _ => None,
-            };
+            let exact = self.disjoint_stride(idx).and_then(|d| {
+                let writes = first
+                    .writes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.0 == *a)
+                    .map(|(w, x)| Some((w, x.1.clone()?)))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((writes, d))
+            });
             fills.push(Fill {
                 h,
                 base: st.arrays.get(a)?.clone(),
                 count: n.clone(),
-                exact: exact.map(|(w, idx0, d)| Exact {
-                    write: w,
-                    idx0,
+                exact: exact.map(|(writes, d)| Exact {
+                    writes,
                     d,
                     jump: Rc::clone(&jump),
                 }),
@@ -756,6 +759,34 @@ impl<'c> Iteration<'c> {
             enc.assign(*v, t);
         }
         Some(())
+    }
+
+    /// The stride `d` the indices `idx` of an iteration's writes to one array move by,
+    /// when each write hits a cell at most once and no cell is hit by two writes: one
+    /// write, or several with the same stride `d ≠ 0` whose indices differ by constants
+    /// distinct modulo `d` (`c[2i]` and `c[2i+1]`), so that every cell the jump writes
+    /// has one write and one iteration that wrote it.
+    fn disjoint_stride(&self, idx: &[Option<Lin>]) -> Option<BigInt> {
+        let first = idx.first()?.as_ref()?;
+        let d = self.stride(first)?;
+        if idx.len() == 1 {
+            return Some(d);
+        }
+        if d.is_zero() {
+            return None;
+        }
+        let mut residues = BTreeSet::new();
+        for l in idx {
+            let l = l.as_ref()?;
+            let diff = l.clone().add(first, &-BigInt::one());
+            if !diff.terms.is_empty() || self.stride(l)? != d {
+                return None;
+            }
+            if !residues.insert(diff.c.mod_floor(&d.abs())) {
+                return None;
+            }
+        }
+        Some(d)
     }
 
     /// How much an index moves per iteration, if only translated and unchanged
@@ -856,10 +887,10 @@ struct Fill<'c> {
     exact: Option<Exact<'c>>,
 }
 
-/// A single write per iteration at `idx₀ + d·m`, the `write`-th of the iteration.
+/// The writes of an iteration to one array, each at `idx₀ + d·m` at iteration `m` (the
+/// `w`-th write of the iteration, with its `idx₀`), no two at one cell.
 struct Exact<'c> {
-    write: usize,
-    idx0: Term,
+    writes: Vec<(usize, Term)>,
     d: BigInt,
     /// The jumped iteration and its start.
     jump: Rc<(Iteration<'c>, Start)>,
@@ -933,39 +964,45 @@ fn axiom(f: &Fill<'_>, r: &Term) -> Option<Term> {
     let x = f.exact.as_ref()?;
     let cell = Term::select(Term::sym(f.h), r.clone());
     let before = Term::eq(cell.clone(), Term::select(f.base.clone(), r.clone()));
-    let n = f.count.clone();
-    let (written, m) = if x.d.is_zero() {
-        (
-            Term::and([
-                Term::eq(r.clone(), x.idx0.clone()),
-                Term::ge(n.clone(), Term::int(1)),
-            ]),
-            Term::sum([n, Term::int(-1)]),
-        )
-    } else {
-        // The distance from the first write, in the direction the writes move.
-        let e = if x.d.is_positive() {
-            Term::sum([r.clone(), Term::scale_int(-1, x.idx0.clone())])
-        } else {
-            Term::sum([x.idx0.clone(), Term::scale_int(-1, r.clone())])
-        };
-        let d = x.d.abs();
-        let m = Term::int_div(e.clone(), d.clone());
-        (
-            Term::and([
-                Term::ge(e.clone(), Term::int(0)),
-                Term::eq(Term::modulo(e, d), Term::int(0)),
-                Term::lt(m.clone(), n),
-            ]),
-            m,
-        )
-    };
     let (it, start) = &*x.jump;
-    let at = it.at(start, &m);
-    Some(match at.writes.get(x.write).and_then(|w| w.2.clone()) {
-        Some(v) => Term::ite(written, Term::eq(cell, v), before),
-        None => Term::implies(Term::not(written), before),
-    })
+    // The writes hit disjoint cells: the cell is the one write's that hit it, else as
+    // before the jump.
+    let mut out = before;
+    for (w, idx0) in x.writes.iter().rev() {
+        let n = f.count.clone();
+        let (written, m) = if x.d.is_zero() {
+            (
+                Term::and([
+                    Term::eq(r.clone(), idx0.clone()),
+                    Term::ge(n.clone(), Term::int(1)),
+                ]),
+                Term::sum([n, Term::int(-1)]),
+            )
+        } else {
+            // The distance from the first write, in the direction the writes move.
+            let e = if x.d.is_positive() {
+                Term::sum([r.clone(), Term::scale_int(-1, idx0.clone())])
+            } else {
+                Term::sum([idx0.clone(), Term::scale_int(-1, r.clone())])
+            };
+            let d = x.d.abs();
+            let m = Term::int_div(e.clone(), d.clone());
+            (
+                Term::and([
+                    Term::ge(e.clone(), Term::int(0)),
+                    Term::eq(Term::modulo(e, d), Term::int(0)),
+                    Term::lt(m.clone(), n),
+                ]),
+                m,
+            )
+        };
+        let at = it.at(start, &m);
+        out = match at.writes.get(*w).and_then(|w| w.2.clone()) {
+            Some(v) => Term::ite(written, Term::eq(cell.clone(), v), out),
+            None => Term::implies(Term::not(written), out),
+        };
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -1036,6 +1073,48 @@ mod tests {
             let t = around(&cfg, k);
             let j = jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none());
             assert!(matches!(j, Jumped::Infeasible { .. }), "{j:?}");
+        }
+    }
+
+    /// A loop that writes two cells of one array per iteration, at `2i` and `2i + 1`.
+    const INTERLEAVE: &str = "void main() {
+  int c[2000];
+  int i, j;
+  for (i = 0; i < 1000; i = i + 1) { c[2 * i] = 1; c[2 * i + 1] = ODD; }
+  j = u;
+  assume(0 <= j && j < 1000);
+  if (c[2 * j + 1] != 2) ERROR: ;
+}";
+
+    #[test]
+    fn a_jump_over_two_writes_to_disjoint_cells_is_exact() {
+        // Every odd cell is 2: each jump is refuted (the cells are known, not arbitrary).
+        let cfg = cfg_of(&INTERLEAVE.replace("ODD", "2"));
+        for k in 1..=3 {
+            let j = jump_loops(&cfg, &around(&cfg, k), &Cvc5Factory, &Deadline::none());
+            assert!(matches!(j, Jumped::Infeasible { .. }), "{j:?}");
+        }
+        // One odd cell differs, at iteration 777: the jump's model must name it.
+        let cfg = cfg_of(&INTERLEAVE.replace("ODD", "(i == 777 ? 3 : 2)"));
+        let t = around(&cfg, 2);
+        let Jumped::Found(found, w) = jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none()) else {
+            panic!("no run to the error")
+        };
+        replay(&cfg, &found, &w).expect("the run replays");
+        let j = w.inputs.iter().rfind(|x| x.what == "u (assigned to j)");
+        let j = j.unwrap_or_else(|| panic!("{:?}", w.inputs)).value.clone();
+        assert_eq!(j, 777.into());
+    }
+
+    #[test]
+    fn writes_that_may_hit_one_cell_leave_the_array_arbitrary() {
+        // `c[i]` and `c[i + 1]` overlap from one iteration to the next; `c[2i]` and
+        // `c[2i + 2]` too: neither is exact, so the jump is not refuted.
+        for writes in ["c[i] = 1; c[i + 1] = 2;", "c[2 * i] = 1; c[2 * i + 2] = 2;"] {
+            let src = INTERLEAVE.replace("c[2 * i] = 1; c[2 * i + 1] = ODD;", writes);
+            let cfg = cfg_of(&src);
+            let j = jump_loops(&cfg, &around(&cfg, 2), &Cvc5Factory, &Deadline::none());
+            assert!(!matches!(j, Jumped::Infeasible { .. }), "{writes}: {j:?}");
         }
     }
 
