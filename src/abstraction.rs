@@ -62,7 +62,7 @@
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId, VarId};
-use crate::sema::{ArraySize, CmpOp, Expr, Range, VarInfo, VarKind};
+use crate::sema::{ArraySize, CmpOp, Expr, IndexTerm, Range, VarInfo, VarKind};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -77,7 +77,7 @@ pub struct Precision {
     second: bool,
     /// Cells at index terms `coef·k + offset` of the ghost (`b_{2k+1}`, `a_{n-1-k}`), of
     /// arrays with a symbolic cell.
-    terms: BTreeSet<(ArrayId, i64, i64)>,
+    terms: BTreeSet<(ArrayId, IndexTerm)>,
     /// Whether P̂ keeps the bounds guards ([`Cfg::bounds_guards`], `assume(0 <= e < n)`
     /// before each access under `--array-bounds undefined`). Without them (P̂0) the
     /// guards are `skip` (but those a reused read rests on, [`Cfg::reuse_guards`]): P̂
@@ -116,13 +116,13 @@ impl Precision {
     pub fn add_second_ghost(&mut self) -> bool {
         !std::mem::replace(&mut self.second, true)
     }
-    /// Track the cell of `a` at `coef·k + offset` (`a` has a symbolic cell); returns
-    /// whether it is new.
-    pub fn add_term(&mut self, a: ArrayId, coef: i64, offset: i64) -> bool {
-        self.sym.contains(&a) && (coef, offset) != (1, 0) && self.terms.insert((a, coef, offset))
+    /// Track the cell of `a` at the index term `t` of the ghost (`a` has a symbolic
+    /// cell); returns whether it is new.
+    pub fn add_term(&mut self, a: ArrayId, t: IndexTerm) -> bool {
+        self.sym.contains(&a) && !t.is_ghost() && self.terms.insert((a, t))
     }
-    /// The cells at index terms of the ghost: `(array, coef, offset)`.
-    pub fn terms(&self) -> impl Iterator<Item = (ArrayId, i64, i64)> + '_ {
+    /// The cells at index terms of the ghost.
+    pub fn terms(&self) -> impl Iterator<Item = (ArrayId, IndexTerm)> + '_ {
         self.terms.iter().copied()
     }
     /// Keep the bounds guards in P̂; returns whether they were not kept before.
@@ -152,7 +152,7 @@ impl Precision {
     pub fn terms_by_name(&self, cfg: &Cfg) -> Vec<String> {
         self.terms
             .iter()
-            .map(|&(a, coef, offset)| term_cell_name(cfg, a, coef, offset))
+            .map(|&(a, t)| term_cell_name(cfg, a, &t))
             .collect()
     }
     /// All `(array, cell)` pairs.
@@ -179,24 +179,14 @@ impl Precision {
     }
 }
 
-/// The index `coef·k + offset` as the user reads it (`2k+1`, `99999-k`).
-pub fn index_term(k: &str, coef: i64, offset: i64) -> String {
-    let lead = match coef {
-        1 => k.to_string(),
-        -1 => format!("-{k}"),
-        c => format!("{c}{k}"),
-    };
-    match (coef, offset) {
-        (_, 0) => lead,
-        (-1, o) => format!("{o}-{k}"),
-        (_, o) if o > 0 => format!("{lead}+{o}"),
-        (_, o) => format!("{lead}{o}"),
-    }
+/// The index term `t` of the ghost `k` as the user reads it (`2k+1`, `99999-k`, `n-1-k`).
+pub fn index_term(cfg: &Cfg, k: &str, t: &IndexTerm) -> String {
+    t.show(k, &|v| cfg.vars[v].name.clone())
 }
 
-/// The cell of `a` at `coef·k + offset` as the user reads it (`b[2k+1]`).
-pub fn term_cell_name(cfg: &Cfg, a: ArrayId, coef: i64, offset: i64) -> String {
-    format!("{}[{}]", cfg.arrays[a].name, index_term("k", coef, offset))
+/// The cell of `a` at the index term `t` as the user reads it (`b[2k+1]`).
+pub fn term_cell_name(cfg: &Cfg, a: ArrayId, t: &IndexTerm) -> String {
+    format!("{}[{}]", cfg.arrays[a].name, index_term(cfg, "k", t))
 }
 
 /// Build P̂ for `cfg` at `precision`. The result has no array reads, writes or inits.
@@ -472,34 +462,28 @@ pub fn reads_two_cells(cfg: &Cfg, precision: &Precision) -> bool {
             let (Some(i), Some(c)) = (first, c.affine()) else {
                 return true;
             };
-            !precision.terms.iter().any(|(a, coef, offset)| {
-                let mut want = i.scaled(*coef);
-                want.1 += offset;
-                a == b && want == c
-            })
+            !precision.terms.iter().any(|(a, t)| a == b && t.at(&i) == c)
         })
 }
 
-/// The cells at index terms of the ghost, by array: each cell with its `coef` and
-/// `offset`.
-type TermCells = BTreeMap<ArrayId, Vec<(VarId, i64, i64)>>;
+/// The cells at index terms of the ghost, by array: each cell with its term.
+type TermCells = BTreeMap<ArrayId, Vec<(VarId, IndexTerm)>>;
 
 /// Declare the cells at index terms of the ghost in `out` (after every other variable, so
 /// that those keep their numbers), scoped like their arrays.
 fn add_term_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg, sym: &GhostCells) -> TermCells {
     let mut terms: TermCells = BTreeMap::new();
-    for (a, coef, offset) in precision.terms() {
+    for (a, term) in precision.terms() {
         if !sym.contains_key(&a) {
             continue;
         }
         let info = &cfg.arrays[a];
         let cell = out.vars.push(VarInfo {
-            name: format!("{}_{}", info.name, index_term("k", coef, offset)),
+            name: format!("{}_{}", info.name, index_term(cfg, "k", &term)),
             kind: VarKind::TermCell {
                 array: a,
                 proc: info.proc,
-                coef,
-                offset,
+                term,
             },
             range: info.range,
             span: info.span,
@@ -508,17 +492,9 @@ fn add_term_cells(cfg: &Cfg, precision: &Precision, out: &mut Cfg, sym: &GhostCe
             None => out.globals.push(cell),
             Some(p) => out.procs[p].locals.push(cell),
         }
-        terms.entry(a).or_default().push((cell, coef, offset));
+        terms.entry(a).or_default().push((cell, term));
     }
     terms
-}
-
-/// `coef·k + offset`.
-fn term_expr(ghost: VarId, coef: i64, offset: i64) -> Expr {
-    Expr::Add(
-        Box::new(Expr::Scale(BigInt::from(coef), Box::new(Expr::Var(ghost)))),
-        Box::new(Expr::int(offset)),
-    )
 }
 
 fn eq(a: Expr, b: Expr) -> Expr {
@@ -606,11 +582,24 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
     /// writes and initialisations become assignments to the cells.
     fn node(&self, kind: NodeKind) -> NodeKind {
         match kind {
-            NodeKind::Assign { lhs, rhs, next } => NodeKind::Assign {
-                lhs,
-                rhs: rhs.into_iter().map(|e| self.expr(e)).collect(),
-                next,
-            },
+            NodeKind::Assign { lhs, rhs, next } => {
+                let mut rhs: Vec<Expr> = rhs.into_iter().map(|e| self.expr(e)).collect();
+                let mut lhs = lhs;
+                // A cell at a term over an assigned variable is at another index from
+                // now on: its contents are not known.
+                let moved: Vec<(VarId, ArrayId)> = self
+                    .terms
+                    .iter()
+                    .flat_map(|(a, cells)| cells.iter().map(move |(c, t)| (*c, *a, t.by)))
+                    .filter(|(_, _, by)| by.is_some_and(|(v, _)| lhs.contains(&v)))
+                    .map(|(c, a, _)| (c, a))
+                    .collect();
+                for (cell, array) in moved {
+                    lhs.push(cell);
+                    rhs.push(self.arbitrary(array));
+                }
+                NodeKind::Assign { lhs, rhs, next }
+            }
             NodeKind::ArrayWrite {
                 array,
                 index,
@@ -641,6 +630,15 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
                 ret_point,
             },
             k @ (NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop) => k,
+        }
+    }
+
+    /// An arbitrary value of a cell of `array`: arbitrary contents of a C array lie in
+    /// its element type's range (reads wrap them there), so its cells do too.
+    fn arbitrary(&self, array: ArrayId) -> Expr {
+        match self.cfg.arrays[array].range {
+            Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
+            _ => Expr::Undef,
         }
     }
 
@@ -701,12 +699,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
         if cells.is_empty() && symbolic.is_none() {
             NodeKind::Skip { next }
         } else {
-            // Arbitrary contents of a C array lie in its element type's range
-            // (reads wrap them there), so its cells start in that range.
-            let arbitrary = match self.cfg.arrays[array].range {
-                Range::Int(w) => Expr::Wrap(w, Box::new(Expr::Undef)),
-                _ => Expr::Undef,
-            };
+            let arbitrary = self.arbitrary(array);
             let mut lhs: Vec<VarId> = cells.iter().map(|(_, v)| *v).collect();
             let mut rhs: Vec<Expr> = cells
                 .iter()
@@ -776,7 +769,7 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
             .get(&array)
             .into_iter()
             .flatten()
-            .map(|&(cell, coef, offset)| (cell, term_expr(ghost, coef, offset)))
+            .map(|&(cell, t)| (cell, t.expr(ghost)))
             .collect()
     }
 
@@ -799,16 +792,11 @@ impl<F: Fn(ArrayId) -> Vec<(i64, VarId)>> Abstractor<'_, F> {
             .get(b)
             .into_iter()
             .flatten()
-            .find(|(_, coef, offset)| {
-                let mut want = i.scaled(*coef);
-                want.1 += offset;
-                want == c_lin
-            });
-        if let Some(&(cell, coef, offset)) = found {
+            .find(|(_, t)| t.at(&i) == c_lin);
+        if let Some(&(cell, term)) = found {
             r.term = Some(crate::cfg::TermBind {
                 cell,
-                coef,
-                offset,
+                term,
                 index: c.clone(),
                 in_range: crate::cfg::in_range(self.cfg, *b, c),
                 value: *t,

@@ -213,21 +213,22 @@ impl Enc<'_> {
                     None => unknown(self),
                 }
             }
-            (
-                VarKind::TermCell {
-                    array,
-                    coef,
-                    offset,
-                    ..
-                },
-                TermKind::TermCell { .. },
-            ) => match env.ghosts.first() {
-                Some(k) => {
-                    let at = Term::sum([Term::scale_int(*coef, k.clone()), Term::int(*offset)]);
-                    cell(self, *array, at)
+            (VarKind::TermCell { array, term, .. }, TermKind::TermCell { .. }) => {
+                let Some(k) = env.ghosts.first() else {
+                    return unknown(self);
+                };
+                let mut at = vec![
+                    Term::scale_int(term.coef, k.clone()),
+                    Term::int(term.offset),
+                ];
+                if let Some((v, c)) = term.by {
+                    match state.var(cfg, v) {
+                        Some(x) => at.push(Term::scale_int(c, x.clone())),
+                        None => return unknown(self),
+                    }
                 }
-                None => unknown(self),
-            },
+                cell(self, *array, Term::sum(at))
+            }
             (VarKind::Ghost { .. }, TermKind::Ghost { ghost }) => {
                 match env.ghosts.get(usize::from(*ghost)) {
                     Some(k) => Ok(k.clone()),

@@ -409,7 +409,7 @@ fn ghosts(enc: &mut Enc, bounds: &[claims::GhostRange]) -> Result<Vec<Term>, Out
 /// The index tuples at which a ∀-claim is assumed besides the region's ghosts: with one
 /// ghost each read index; with two, each ordered pair of distinct indices among the reads
 /// and the ghosts.
-fn instances(enc: &Enc, ks: &[Term], claims: &Claims) -> Vec<Vec<Term>> {
+fn instances(enc: &Enc, ks: &[Term], claims: &Claims, start: &enc::State) -> Vec<Vec<Term>> {
     let symbolic: BTreeSet<_> = claims
         .vars
         .iter()
@@ -418,17 +418,21 @@ fn instances(enc: &Enc, ks: &[Term], claims: &Claims) -> Vec<Vec<Term>> {
             _ => None,
         })
         .collect();
-    // A cell at a term `±k + c` of the ghost is read at index `e` where `k = ±(e - c)`.
-    let inverses: Vec<(crate::ids::ArrayId, i64, i64)> = claims
+    // A cell at a term `±k + c` of the ghost is read at index `e` where `k = ±(e - c)`;
+    // with a variable in the term (`±k + c + d·v`), `v` at the region's start stands for
+    // its value at the read (any instance is sound to assume; this one is the read's
+    // where the region does not assign `v`).
+    let inverses: Vec<(crate::ids::ArrayId, i64, Term)> = claims
         .vars
         .iter()
         .filter_map(|v| match v.kind {
-            crate::sema::VarKind::TermCell {
-                array,
-                coef: coef @ (1 | -1),
-                offset,
-                ..
-            } => Some((array, coef, offset)),
+            crate::sema::VarKind::TermCell { array, term, .. } if matches!(term.coef, 1 | -1) => {
+                let mut rest = vec![Term::int(term.offset)];
+                if let Some((v, c)) = term.by {
+                    rest.push(Term::scale_int(c, start.var(enc.cfg, v)?.clone()));
+                }
+                Some((array, term.coef, Term::sum(rest)))
+            }
             _ => None,
         })
         .collect();
@@ -437,8 +441,11 @@ fn instances(enc: &Enc, ks: &[Term], claims: &Claims) -> Vec<Vec<Term>> {
         let at = inverses
             .iter()
             .filter(|(b, ..)| b == a)
-            .map(|(_, coef, offset)| {
-                Term::scale_int(*coef, Term::sum([t.clone(), Term::int(-offset)]))
+            .map(|(_, coef, rest)| {
+                Term::scale_int(
+                    *coef,
+                    Term::sum([t.clone(), Term::scale_int(-1, rest.clone())]),
+                )
             });
         let own = symbolic.contains(a).then(|| t.clone());
         for t in own.into_iter().chain(at) {
@@ -501,7 +508,7 @@ fn one_region(
         uses,
     } = enc.region(plan, s.proc, s.node, cur.clone())?;
     // The ∀-claims assumed, at the read indices too.
-    let inst = instances(enc, &ks, claims);
+    let inst = instances(enc, &ks, claims, &cur);
     if let Some(c) = from.claim.filter(|c| quantified(c)) {
         for i in &inst {
             let env = Env {

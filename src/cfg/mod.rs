@@ -296,10 +296,8 @@ pub struct InstRead {
 pub struct TermBind {
     /// The partner's cell `b_t`.
     pub cell: VarId,
-    /// The ghost's coefficient in the term.
-    pub coef: i64,
-    /// The term's constant.
-    pub offset: i64,
+    /// The term of the ghost the cell is at.
+    pub term: crate::sema::IndexTerm,
     /// The hoisted read's index (an expression of P̂).
     pub index: Expr,
     /// `0 ≤ index < size` of `b`.

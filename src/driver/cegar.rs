@@ -609,7 +609,7 @@ impl<'a> Cegar<'a> {
         }
         let names: Vec<String> = new
             .iter()
-            .map(|&(a, coef, offset)| crate::abstraction::term_cell_name(cfg, a, coef, offset))
+            .map(|(a, t)| crate::abstraction::term_cell_name(cfg, *a, t))
             .collect();
         tracing::debug!("refinement: cells at index terms {}", names.join(", "));
         obs.term_cells(&names);

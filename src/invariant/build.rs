@@ -98,17 +98,12 @@ impl Names {
                         };
                         (name, TermKind::SymCell { array: a, ghost: g })
                     }
-                    VarKind::TermCell {
-                        array,
-                        coef,
-                        offset,
-                        ..
-                    } => {
+                    VarKind::TermCell { array, term, .. } => {
                         let a = phat.arrays[array].name.clone();
                         let name = if users {
                             format!(
                                 "{a}[{}]",
-                                crate::abstraction::index_term(&ghosts[0], coef, offset)
+                                crate::abstraction::index_term(phat, &ghosts[0], &term)
                             )
                         } else {
                             own
@@ -117,8 +112,9 @@ impl Names {
                             name,
                             TermKind::TermCell {
                                 array: a,
-                                coef,
-                                offset,
+                                coef: term.coef,
+                                offset: term.offset,
+                                by: term.by.map(|(v, c)| (phat.vars[v].name.clone(), c)),
                             },
                         )
                     }

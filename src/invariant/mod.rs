@@ -55,6 +55,8 @@ pub enum TermKind {
         coef: i64,
         /// The index's constant.
         offset: i64,
+        /// A variable in the index, with its coefficient (`n` in `n-1-k`).
+        by: Option<(String, i64)>,
     },
     /// A ghost index, universally quantified over the arrays' range.
     Ghost {

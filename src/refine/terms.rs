@@ -7,7 +7,7 @@
 use crate::abstraction::Precision;
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{ArrayId, NodeId};
-use crate::sema::{Affine, Expr};
+use crate::sema::{Affine, Expr, IndexTerm};
 use crate::trace::Trace;
 use std::collections::BTreeSet;
 
@@ -55,34 +55,47 @@ fn hoisted_into(cfg: &Cfg, n: NodeId) -> Option<NodeId> {
     Some(crate::abstraction::past_guards(cfg, *next))
 }
 
-/// `e` as `α·x + β` with `α = ±1`: `(x, α, β)`.
-fn unit_in_one(e: &Affine) -> Option<(crate::ids::VarId, i64, i64)> {
-    match e.0.iter().collect::<Vec<_>>()[..] {
-        [(x, c @ (1 | -1))] => Some((*x, *c, e.1)),
-        _ => None,
-    }
+/// The term of the ghost at which `e2` lies when the ghost is at `e1`
+/// ([`IndexTerm::relating`]).
+fn term_of(e1: &Affine, e2: &Affine) -> Option<IndexTerm> {
+    IndexTerm::relating(e1, e2)
 }
 
-/// The term `coef·k + offset` at which `e2` lies when the ghost `k` is at `e1`, both
-/// linear in the same one variable, `e1` with a unit coefficient; `None` otherwise, or
-/// when it is the ghost itself.
-fn term_of(e1: &Affine, e2: &Affine) -> Option<(i64, i64)> {
-    let (x, alpha, beta) = unit_in_one(e1)?;
-    let gamma = match e2.0.iter().collect::<Vec<_>>()[..] {
-        [(y, c)] if *y == x => *c,
-        _ => return None,
-    };
-    // k = α·x + β, so x = α·(k − β) and e2 = γ·x + δ = γα·k + (δ − γαβ).
-    let coef = gamma.checked_mul(alpha)?;
-    let offset = e2.1.checked_sub(coef.checked_mul(beta)?)?;
-    ((coef, offset) != (1, 0)).then_some((coef, offset))
+/// Whether a cell of `a` at a term over variable `v` stays what it names wherever it is
+/// used: every assignment to `v` is where the cell is in scope (the abstraction makes the
+/// cell arbitrary there), so `v` is a global with `a` global, or a variable of the
+/// procedure `a` belongs to; or `v` is a variable of the entry procedure, which nothing
+/// calls, and every access of a global `a` is in it.
+fn term_var_ok(cfg: &Cfg, a: ArrayId, v: crate::ids::VarId) -> bool {
+    let (vp, ap) = (cfg.vars[v].kind.proc(), cfg.arrays[a].proc);
+    match (vp, ap) {
+        (None, None) => true,
+        (Some(p), Some(q)) => p == q,
+        (None, Some(_)) => false,
+        (Some(p), None) => {
+            let called = cfg
+                .nodes
+                .iter()
+                .any(|n| matches!(n.kind, NodeKind::Call { proc, .. } if proc == p));
+            !called
+                && cfg
+                    .nodes
+                    .indices()
+                    .filter(|n| accesses(cfg, *n).iter().any(|(b, _)| *b == a))
+                    .all(|n| cfg.nodes[n].proc == Some(p))
+        }
+    }
 }
 
 /// Add to `precision` a cell at an index term of the ghost for each pair of accesses to
 /// arrays with a symbolic cell, at one test of trace `t` (a read hoisted out of it counts
 /// as the test's), whose indices are linear in one variable: the evidence is the trace's
-/// own index terms. Returns the cells added, as `(array, coef, offset)`.
-pub fn add_term_cells(cfg: &Cfg, t: &Trace, precision: &mut Precision) -> Vec<(ArrayId, i64, i64)> {
+/// own index terms. Returns the cells added.
+pub fn add_term_cells(
+    cfg: &Cfg,
+    t: &Trace,
+    precision: &mut Precision,
+) -> Vec<(ArrayId, IndexTerm)> {
     let nodes: BTreeSet<NodeId> = t
         .path
         .iter()
@@ -115,10 +128,12 @@ pub fn add_term_cells(cfg: &Cfg, t: &Trace, precision: &mut Precision) -> Vec<(A
         let hoisted = symbolic(accesses(cfg, n), precision);
         for (_, e1) in &own {
             for (b, e2) in &hoisted {
-                if let Some((coef, offset)) = term_of(e1, e2) {
-                    if precision.add_term(*b, coef, offset) {
-                        new.push((*b, coef, offset));
-                    }
+                let Some(t) = term_of(e1, e2) else { continue };
+                if t.by.is_some_and(|(v, _)| !term_var_ok(cfg, *b, v)) {
+                    continue;
+                }
+                if precision.add_term(*b, t) {
+                    new.push((*b, t));
                 }
             }
         }
@@ -136,25 +151,50 @@ mod tests {
         Affine(BTreeMap::from([(VarId(x), c)]), d)
     }
 
+    fn t(coef: i64, offset: i64) -> Option<IndexTerm> {
+        Some(IndexTerm {
+            coef,
+            offset,
+            by: None,
+        })
+    }
+
     #[test]
     fn the_term_puts_the_second_index_at_the_ghost_placed_at_the_first() {
         // a[j], b[2j+1]: k = j, so b at 2k+1.
-        assert_eq!(term_of(&aff(0, 1, 0), &aff(0, 2, 1)), Some((2, 1)));
+        assert_eq!(term_of(&aff(0, 1, 0), &aff(0, 2, 1)), t(2, 1));
         // b[i], a[99999-i]: a at 99999-k; and the other way round, b at 99999-k.
-        assert_eq!(
-            term_of(&aff(0, 1, 0), &aff(0, -1, 99999)),
-            Some((-1, 99999))
-        );
-        assert_eq!(
-            term_of(&aff(0, -1, 99999), &aff(0, 1, 0)),
-            Some((-1, 99999))
-        );
+        assert_eq!(term_of(&aff(0, 1, 0), &aff(0, -1, 99999)), t(-1, 99999));
+        assert_eq!(term_of(&aff(0, -1, 99999), &aff(0, 1, 0)), t(-1, 99999));
         // a[i+1], b[i]: k = i+1, b at k-1.
-        assert_eq!(term_of(&aff(0, 1, 1), &aff(0, 1, 0)), Some((1, -1)));
-        // The same index is the ghost's own cell; a stride on the first index or another
-        // variable gives no term.
+        assert_eq!(term_of(&aff(0, 1, 1), &aff(0, 1, 0)), t(1, -1));
+        // a[2x], a[2x+1]: k = 2x, a at k+1; a[2x+1], a[4x]: k = 2x+1, a at 2k-2.
+        assert_eq!(term_of(&aff(0, 2, 0), &aff(0, 2, 1)), t(1, 1));
+        assert_eq!(term_of(&aff(0, 2, 1), &aff(0, 4, 0)), t(2, -2));
+        // The same index is the ghost's own cell; a coefficient on the first index that
+        // does not divide the second's, or another variable, gives no term.
         assert_eq!(term_of(&aff(0, 1, 0), &aff(0, 1, 0)), None);
         assert_eq!(term_of(&aff(0, 2, 0), &aff(0, 1, 0)), None);
+        assert_eq!(term_of(&aff(0, 2, 0), &aff(0, 3, 0)), None);
         assert_eq!(term_of(&aff(0, 1, 0), &aff(1, 1, 0)), None);
+    }
+
+    #[test]
+    fn a_term_may_have_one_variable_besides_the_ghost() {
+        // a[x], b[n-1-x] (x = v0, n = v1): b at n-1-k; and from b[n-1-x], a at n-1-k.
+        let rev = Affine(BTreeMap::from([(VarId(0), -1), (VarId(1), 1)]), -1);
+        let n_1_k = Some(IndexTerm {
+            coef: -1,
+            offset: -1,
+            by: Some((VarId(1), 1)),
+        });
+        assert_eq!(term_of(&aff(0, 1, 0), &rev), n_1_k);
+        assert_eq!(term_of(&rev, &aff(0, 1, 0)), n_1_k);
+        // a[x], b[x+n+m]: two variables besides the ghost, no term.
+        let two = Affine(
+            BTreeMap::from([(VarId(0), 1), (VarId(1), 1), (VarId(2), 1)]),
+            0,
+        );
+        assert_eq!(term_of(&aff(0, 1, 0), &two), None);
     }
 }

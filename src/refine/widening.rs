@@ -679,23 +679,22 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
     use crate::sema::VarKind;
     let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
     let ghosts = phat.ghosts();
-    // A cell at an index term of the ghost, `b_t` with `t = coef·k + offset`, holds a
+    // A cell at an index term of the ghost, `b_t` with `t` a term of `k`, holds a
     // cell of its array only where `0 ≤ t < size`: the atoms `t < 0` and `t < size` keep
     // the ghost's values where it does apart from those where it does not, as `k < size`
     // does for the ghost's own cells.
     if let Some(&ghost) = ghosts.first() {
         for v in phat.vars.iter() {
-            let VarKind::TermCell {
-                array,
-                proc,
-                coef,
-                offset,
-            } = v.kind
-            else {
+            let VarKind::TermCell { array, proc, term } = v.kind else {
                 continue;
             };
             let q = |n: i64| crate::linear::Q::from_integer(n.into());
-            let term = LinExpr::from_parts([(cur_dim(ghost), q(coef))], q(offset));
+            let term = LinExpr::from_parts(
+                [(cur_dim(ghost), q(term.coef))]
+                    .into_iter()
+                    .chain(term.by.map(|(v, c)| (cur_dim(v), q(c)))),
+                q(term.offset),
+            );
             // t < size: t - size + 1 ≤ 0.
             let mut below = match phat.arrays[array].size {
                 ArraySize::Dynamic(size) => term.clone() - LinExpr::var(cur_dim(size)),

@@ -50,10 +50,8 @@ pub enum VarKind {
         array: ArrayId,
         /// The array's procedure (`None` for a global array).
         proc: Option<ProcId>,
-        /// The ghost's coefficient in the index.
-        coef: i64,
-        /// The index's constant.
-        offset: i64,
+        /// The index, a term of the ghost.
+        term: IndexTerm,
     },
     /// An explicit array cell `a_k` added by refinement (paper §2); scoped like its array.
     Cell {
@@ -389,6 +387,114 @@ impl std::fmt::Display for Width {
     }
 }
 
+/// An index term of the ghost `k`: `coef·k + offset`, plus `c·v` for a program variable
+/// `v` when `by` is `Some((v, c))` (`n-1-k`): the cell at it is the cell at the term's
+/// value in the current state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct IndexTerm {
+    /// The ghost's coefficient.
+    pub coef: i64,
+    /// The constant.
+    pub offset: i64,
+    /// A variable with its coefficient.
+    pub by: Option<(VarId, i64)>,
+}
+
+impl IndexTerm {
+    /// The term of the ghost `k` at which `e2` lies when `k` is at `e1`: both linear in a
+    /// variable `x` (the first by number they share), `e1`'s coefficient of `x` dividing
+    /// `e2`'s (the term has integer coefficients), and what is left of them after `x` a
+    /// constant plus at most one variable; `None` otherwise, or when it is the ghost itself.
+    pub fn relating(e1: &Affine, e2: &Affine) -> Option<IndexTerm> {
+        let (x, alpha, gamma) =
+            e1.0.iter()
+                .find_map(|(x, a)| Some((*x, *a, *e2.0.get(x)?)))?;
+        // k = α·x + B, so α·x = k − B and e2 = γ·x + D = (γ/α)·k + (D − (γ/α)·B).
+        if gamma % alpha != 0 {
+            return None;
+        }
+        let coef = gamma / alpha;
+        let mut rest = e2.clone();
+        rest.0.remove(&x);
+        let mut b = e1.clone();
+        b.0.remove(&x);
+        let rest = rest.plus(-coef, &b);
+        let by = match rest.0.iter().collect::<Vec<_>>()[..] {
+            [] => None,
+            [(v, c)] => Some((*v, *c)),
+            _ => return None,
+        };
+        let t = IndexTerm {
+            coef,
+            offset: rest.1,
+            by,
+        };
+        (!t.is_ghost()).then_some(t)
+    }
+    /// The term at the ghost's value `k` (an affine form): `coef·k + offset + c·v`.
+    pub fn at(&self, k: &Affine) -> Affine {
+        let mut t = k.scaled(self.coef);
+        t.1 += self.offset;
+        match self.by {
+            Some((v, c)) => t.plus(c, &Affine(BTreeMap::from([(v, 1)]), 0)),
+            None => t,
+        }
+    }
+    /// The term as an expression of the ghost variable `k`.
+    pub fn expr(&self, k: VarId) -> Expr {
+        let mut e = Expr::Add(
+            Box::new(Expr::Scale(BigInt::from(self.coef), Box::new(Expr::Var(k)))),
+            Box::new(Expr::int(self.offset)),
+        );
+        if let Some((v, c)) = self.by {
+            e = Expr::Add(
+                Box::new(e),
+                Box::new(Expr::Scale(BigInt::from(c), Box::new(Expr::Var(v)))),
+            );
+        }
+        e
+    }
+    /// Whether it is the ghost itself.
+    pub fn is_ghost(&self) -> bool {
+        (self.coef, self.offset, self.by) == (1, 0, None)
+    }
+    /// The term as the user reads it (`2k+1`, `999-k`, `n-1-k`), with `k` the ghost's
+    /// name and `name` the variables'.
+    pub fn show(&self, k: &str, name: &dyn Fn(VarId) -> String) -> String {
+        let lead = match self.coef {
+            1 => k.to_string(),
+            -1 => format!("-{k}"),
+            c => format!("{c}{k}"),
+        };
+        let by = self.by.map(|(v, c)| match c {
+            1 => name(v),
+            -1 => format!("-{}", name(v)),
+            c => format!("{c}{}", name(v)),
+        });
+        // A negative lead goes after a positive part: `999-k`, `n-1-k`.
+        let mut parts: Vec<String> = Vec::new();
+        let neg_lead = self.coef < 0;
+        if !neg_lead {
+            parts.push(lead.clone());
+        }
+        parts.extend(by);
+        if self.offset != 0 {
+            parts.push(self.offset.to_string());
+        }
+        if neg_lead {
+            parts.push(lead);
+        }
+        let mut out = String::new();
+        for p in parts {
+            if !out.is_empty() && !p.starts_with('-') {
+                out.push('+');
+            }
+            out.push_str(&p);
+        }
+        out
+    }
+}
+
 /// An affine form `Σ cᵢ·xᵢ + c` with integer coefficients (none zero), as `(coefficients,
 /// constant)`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -407,7 +513,7 @@ impl Affine {
     }
 
     /// `self + k·other`.
-    fn plus(mut self, k: i64, other: &Affine) -> Affine {
+    pub fn plus(mut self, k: i64, other: &Affine) -> Affine {
         for (v, c) in &other.0 {
             let e = self.0.entry(*v).or_insert(0);
             *e += k * c;

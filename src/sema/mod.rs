@@ -58,8 +58,8 @@ use crate::diag::Diagnostic;
 use crate::syntax::ast;
 
 pub use hir::{
-    fold, Affine, ArrayInfo, ArraySize, CmpOp, Expr, LValue, Program, Range, SignedOverflow, Stmt,
-    StmtKind, VarInfo, VarKind, Width,
+    fold, Affine, ArrayInfo, ArraySize, CmpOp, Expr, IndexTerm, LValue, Program, Range,
+    SignedOverflow, Stmt, StmtKind, VarInfo, VarKind, Width,
 };
 pub use options::{Analysis, IntModel, SemaOptions};
 pub use types::DataModel;

@@ -10,9 +10,31 @@ use crate::diag::Span;
 use crate::ids::VarId;
 use crate::sema::{CmpOp, Expr, Range, SignedOverflow};
 
+/// The index whose reads a node keeps, of its reads' distinct `indices` (in evaluation
+/// order): the first that every other index is an integer term of
+/// ([`crate::sema::IndexTerm::relating`]): `x` of `x` and `2x + 1`, `2x` of `2x + 1`,
+/// `x` of `n-1-x`; else the first. The read rule instantiates the ghost at the kept
+/// index, and a cell at an index term of the ghost can then stand for each hoisted read
+/// (`c_{2k+1}` at `k := x`), whichever operand C evaluates first: from `2x + 1`, `x` is
+/// no integer term.
+fn kept_index(indices: &[Expr]) -> Expr {
+    let affine: Vec<_> = indices.iter().map(Expr::affine).collect();
+    let terms_of = |e: &crate::sema::Affine| {
+        affine.iter().all(|o| {
+            o.as_ref()
+                .is_some_and(|o| o == e || crate::sema::IndexTerm::relating(e, o).is_some())
+        })
+    };
+    let at = affine
+        .iter()
+        .position(|e| e.as_ref().is_some_and(terms_of))
+        .unwrap_or(0);
+    indices[at].clone()
+}
+
 impl Builder<'_> {
     /// A node whose expressions read arrays at two or more different indices keeps the
-    /// reads at the first index; every other read that C evaluates unconditionally (not
+    /// reads at one index ([`kept_index`]); every other read that C evaluates unconditionally (not
     /// under `?:`, nor the right operand of `&&`, `||`) moves to a temporary assigned just
     /// before the node. The semantics is unchanged (a read has no effect, its index and
     /// the arrays are those of the node's pre-state, an out-of-range read still draws its
@@ -32,22 +54,21 @@ impl Builder<'_> {
             NodeKind::Call { args, .. } => args.iter_mut().collect(),
             _ => return Vec::new(),
         };
-        let mut first = None;
-        let mut several = false;
+        let mut indices: Vec<Expr> = Vec::new();
         for e in &exprs {
             e.visit(&mut |x| {
                 if let Expr::Read(_, i) = x {
-                    match &first {
-                        None => first = Some((**i).clone()),
-                        Some(f) => several |= f != &**i,
+                    if !indices.contains(i) {
+                        indices.push((**i).clone());
                     }
                 }
             });
         }
-        let keep = match first {
-            Some(_) if call => None,
-            Some(f) if several => Some(f),
-            _ => return Vec::new(),
+        let keep = match indices.len() {
+            0 => return Vec::new(),
+            _ if call => None,
+            1 => return Vec::new(),
+            _ => Some(kept_index(&indices)),
         };
         let mut hoisted = Vec::new();
         for e in exprs {
@@ -242,5 +263,39 @@ impl Builder<'_> {
         ));
         *holes = out;
         Expr::Var(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept_index;
+    use crate::ids::VarId;
+    use crate::sema::Expr;
+
+    fn term(x: u32, coef: i64, offset: i64) -> Expr {
+        let scaled = match coef {
+            1 => Expr::Var(VarId(x)),
+            c => Expr::Scale(c.into(), Box::new(Expr::Var(VarId(x)))),
+        };
+        Expr::Add(Box::new(scaled), Box::new(Expr::int(offset)))
+    }
+
+    #[test]
+    fn a_node_keeps_the_index_the_others_are_terms_of() {
+        // `c[2x+1] == b[x]`: x is kept, whichever C evaluates first.
+        let (x, odd) = (term(0, 1, 0), term(0, 2, 1));
+        assert_eq!(kept_index(&[odd.clone(), x.clone()]), x);
+        assert_eq!(kept_index(&[x.clone(), odd.clone()]), x);
+        // `a[n-1-x] == a[x]`: each is a term of the other; the first stays.
+        let rev = term(0, -1, 99);
+        assert_eq!(kept_index(&[rev.clone(), x.clone()]), rev);
+        // Indices over different variables: the first.
+        let y = term(1, 1, 0);
+        assert_eq!(kept_index(&[odd.clone(), y.clone()]), odd);
+        let four = term(0, 4, 0);
+        assert_eq!(kept_index(&[four.clone(), odd.clone()]), odd);
+        // `a[2x] < a[2x+1]`: each is a term of the other.
+        let even = term(0, 2, 0);
+        assert_eq!(kept_index(&[odd.clone(), even.clone()]), odd);
     }
 }

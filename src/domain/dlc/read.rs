@@ -146,7 +146,7 @@ impl DlcDomain {
 
     /// The cases of a [`crate::cfg::TermBind`] for the partner at `k := at` (its cell at
     /// the term renamed to `cell`): where the hoisted read's index is in range and equals
-    /// `coef·at + offset`, the cell is the value read; elsewhere (index out of range,
+    /// the term at `at`, the cell is the value read; elsewhere (index out of range,
     /// below or above the term) it stays free. Each case: the constraints on the state
     /// and the binding, if any. Together they cover every state.
     fn term_variants(
@@ -157,8 +157,11 @@ impl DlcDomain {
         fresh: &mut Fresh,
     ) -> Vec<(Vec<Constraint>, Option<Constraint>)> {
         use crate::linear::Q;
-        let mut term = at.scale(&Q::from_integer(tb.coef.into()));
-        term.add_constant(&Q::from_integer(tb.offset.into()));
+        let mut term = at.scale(&Q::from_integer(tb.term.coef.into()));
+        term.add_constant(&Q::from_integer(tb.term.offset.into()));
+        if let Some((v, c)) = tb.term.by {
+            term = term + LinExpr::var(cur_dim(v)).scale(&Q::from_integer(c.into()));
+        }
         let cin = drop_safe_wraps(tb.in_range.clone(), f0);
         let mut out: Vec<(Vec<Constraint>, Option<Constraint>)> =
             guard(&cin, false, &cur_dim, fresh)
