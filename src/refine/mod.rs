@@ -13,6 +13,7 @@ use crate::smt::{Logic, SmtConfig, SolverFactory};
 use crate::trace::{self, Trace};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod lessons;
 mod terms;
 mod widening;
 
@@ -89,35 +90,49 @@ pub fn add_cells(
     Some(Refinement::NewCells(new))
 }
 
-/// Refine `precision` with the cells fixed by the core of the infeasible trace `t`.
-pub fn refine(
+/// The constant cells fixed by the core of the infeasible trace `t`, added to `precision`:
+/// the reads' first (the paper's refinement); if they are all tracked already, the
+/// writes' too. `None` if none is new; [`Refinement::Failed`] if the solver could not
+/// answer.
+pub fn constant_cells(
     cfg: &Cfg,
     t: &Trace,
     core: &[usize],
     precision: &mut Precision,
     solvers: &dyn SolverFactory,
     deadline: &Deadline,
-) -> Refinement {
+) -> Option<Refinement> {
     let config = SmtConfig::new(Logic::QfAlia).with_models(true);
     let mut smt = match solvers.make(config, deadline) {
         Ok(s) => s,
-        Err(e) => return Refinement::Failed(format!("cannot start the SMT solver: {e}")),
+        Err(e) => {
+            return Some(Refinement::Failed(format!(
+                "cannot start the SMT solver: {e}"
+            )))
+        }
     };
-    // Cells for the reads first (the paper's refinement); if they are all tracked
-    // already, cells for the writes too.
     for include_writes in [false, true] {
         let fixed = match trace::fixed_indices(cfg, t, core, include_writes, smt.as_mut()) {
             Ok(f) => f,
-            Err(e) => return Refinement::Failed(format!("refinement failed: {e}")),
+            Err(e) => return Some(Refinement::Failed(format!("refinement failed: {e}"))),
         };
         if let Some(r) = add_cells(cfg, fixed, precision) {
-            return r;
+            return Some(r);
         }
     }
-    // No constant cell is new: a symbolic cell for every array read in a core step, or
-    // read by a step that the trace's loop-free end depends on (whose reads the
-    // abstraction made `u`, while the core may blame a widened loop count instead), that
-    // has none yet.
+    None
+}
+
+/// When no constant cell is new: a symbolic cell for every array read in a core step of
+/// the infeasible trace `t`, or read by a step that the trace's loop-free end depends on
+/// (whose reads the abstraction made `u`, while the core may blame a widened loop count
+/// instead), that has none yet; [`Refinement::NoProgress`] if there is none.
+pub fn symbolic_cells(
+    cfg: &Cfg,
+    t: &Trace,
+    core: &[usize],
+    precision: &mut Precision,
+) -> Refinement {
     let steps: Vec<usize> = core.iter().copied().chain(deciding_steps(cfg, t)).collect();
     add_symbolic(cfg, t, &steps, precision).unwrap_or(Refinement::NoProgress)
 }
