@@ -343,12 +343,24 @@ impl<'a> Cegar<'a> {
         );
         let mut watch = Watching(obs);
         for lesson in lessons::ORDER {
-            if lesson.learn(&mut self.learning, &ev, &mut watch)? {
-                return Continue(());
+            match lesson.learn(&mut self.learning, &ev, &mut watch) {
+                Continue(true) => return Continue(()),
+                Continue(false) => {}
+                Break(stop) => return Break(unknown(stop)),
             }
         }
-        Break(lessons::no_lesson(&ev))
+        Break(unknown(lessons::no_lesson(&ev)))
     }
+}
+
+/// UNKNOWN, for the reason the refinement stopped.
+fn unknown(stop: lessons::Stop) -> Outcome {
+    Outcome::Unknown(match stop {
+        lessons::Stop::Budget(what) => GiveUp::Budget(what),
+        lessons::Stop::NoProgress(why) => GiveUp::NoProgress(why),
+        lessons::Stop::Exhausted(e) => GiveUp::exhausted(e),
+        lessons::Stop::SolverUnknown(why) => GiveUp::SolverUnknown(why),
+    })
 }
 
 /// The driver's observers, watching the lessons of the refinement.

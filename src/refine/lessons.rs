@@ -14,7 +14,7 @@ use crate::domain::Fact;
 use crate::engine::{FactId, Tabulation, Widening};
 use crate::ids::{ArrayId, NodeId, VarId};
 use crate::limits::Deadline;
-use crate::report::{GiveUp, Outcome};
+use crate::limits::Exhausted;
 use crate::smt::Solvers;
 use crate::trace::Trace;
 use std::cell::OnceCell;
@@ -154,6 +154,19 @@ impl<'e> Spurious<'e> {
     }
 }
 
+/// Why the refinement stops without a lesson; the driver answers UNKNOWN with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A budget of refinements is spent (which one).
+    Budget(String),
+    /// No lesson adds anything from the trace (why).
+    NoProgress(String),
+    /// The run's time or memory is spent.
+    Exhausted(Exhausted),
+    /// The solver could not answer (why).
+    SolverUnknown(String),
+}
+
 /// What watches the lessons: told what each one adds, when it adds it. The driver's
 /// observers, behind an adapter; every method does nothing by default.
 #[allow(unused_variables)]
@@ -242,7 +255,7 @@ impl Lesson {
         l: &mut Learning,
         ev: &Spurious,
         watch: &mut dyn Watch,
-    ) -> ControlFlow<Outcome, bool> {
+    ) -> ControlFlow<Stop, bool> {
         match self {
             Lesson::BoundsGuards => Continue(bounds_guards(l, ev)),
             Lesson::ConstantCells => constant_cells_lesson(l, ev, watch),
@@ -261,9 +274,9 @@ impl Lesson {
 }
 
 /// UNKNOWN: no lesson added anything from the spurious trace `ev`.
-pub fn no_lesson(ev: &Spurious) -> Outcome {
+pub fn no_lesson(ev: &Spurious) -> Stop {
     let trace = ev.trace;
-    Outcome::Unknown(GiveUp::NoProgress(if ev.widened() {
+    Stop::NoProgress(if ev.widened() {
         format!(
             "the abstract error trace ({} steps) is infeasible and went through widened facts, \
              but refining the widening made no progress (delays at their maximum {MAX_DELAY}, \
@@ -279,7 +292,7 @@ pub fn no_lesson(ev: &Spurious) -> Outcome {
         "the abstract error trace is infeasible, but the program has no arrays to refine: \
          the linear abstraction is too coarse here (e.g. it keeps no congruences)"
             .to_string()
-    }))
+    })
 }
 
 /// Lesson 1, bounds guards. Reads: the core, for a bounds guard P̂ skipped. The trace is
@@ -303,15 +316,12 @@ pub fn constant_cells_lesson(
     l: &mut Learning,
     ev: &Spurious,
     watch: &mut dyn Watch,
-) -> ControlFlow<Outcome, bool> {
+) -> ControlFlow<Stop, bool> {
     if !ev.cfg.has_arrays() {
         return Continue(false);
     }
     if l.at_max() {
-        return Break(Outcome::Unknown(GiveUp::Budget(format!(
-            "refinements ({})",
-            l.max_refinements
-        ))));
+        return Break(Stop::Budget(format!("refinements ({})", l.max_refinements)));
     }
     watch.enter_refine();
     let r = constant_cells(
@@ -340,7 +350,7 @@ pub fn symbolic_cells_lesson(
     l: &mut Learning,
     ev: &Spurious,
     watch: &mut dyn Watch,
-) -> ControlFlow<Outcome, bool> {
+) -> ControlFlow<Stop, bool> {
     if !ev.cfg.has_arrays() {
         return Continue(false);
     }
@@ -360,7 +370,7 @@ pub fn loops_jumped_over(
     l: &mut Learning,
     ev: &Spurious,
     watch: &mut dyn Watch,
-) -> ControlFlow<Outcome, bool> {
+) -> ControlFlow<Stop, bool> {
     let Some((core, reads, writes)) = l.jump_core.take() else {
         return Continue(false);
     };
@@ -418,15 +428,15 @@ pub fn exact_loops(
     l: &mut Learning,
     ev: &Spurious,
     watch: &mut dyn Watch,
-) -> ControlFlow<Outcome, bool> {
+) -> ControlFlow<Stop, bool> {
     if !ev.widened() {
         return Continue(false);
     }
     if l.progress.widening_refinements >= l.max_refinements {
-        return Break(Outcome::Unknown(GiveUp::Budget(format!(
+        return Break(Stop::Budget(format!(
             "refinements of the widening ({})",
             l.max_refinements
-        ))));
+        )));
     }
     if !ev.adaptive || !ev.phat.ghosts().is_empty() {
         return Continue(false);
@@ -578,7 +588,7 @@ pub fn small_arrays_symbolic_cells(
     l: &mut Learning,
     ev: &Spurious,
     watch: &mut dyn Watch,
-) -> ControlFlow<Outcome, bool> {
+) -> ControlFlow<Stop, bool> {
     if l.at_max() {
         return Continue(false);
     }
@@ -606,10 +616,10 @@ fn bring_back_guards(l: &mut Learning, why: &str) -> bool {
 
 /// Take a cell refinement into the precision's bookkeeping: whether it was one; UNKNOWN
 /// past the deadline or if the solver failed.
-fn take_refinement(l: &mut Learning, ev: &Spurious, r: Refinement) -> ControlFlow<Outcome, bool> {
+fn take_refinement(l: &mut Learning, ev: &Spurious, r: Refinement) -> ControlFlow<Stop, bool> {
     let cfg = ev.cfg;
     if let Err(e) = ev.deadline.check() {
-        return Break(Outcome::Unknown(GiveUp::exhausted(e)));
+        return Break(Stop::Exhausted(e));
     }
     match r {
         Refinement::NewCells(_) => l.progress.cells = l.precision.by_name(cfg),
@@ -627,7 +637,7 @@ fn take_refinement(l: &mut Learning, ev: &Spurious, r: Refinement) -> ControlFlo
             l.widening.disjunctive.clear();
         }
         Refinement::NoProgress => return Continue(false),
-        Refinement::Failed(why) => return Break(Outcome::Unknown(GiveUp::SolverUnknown(why))),
+        Refinement::Failed(why) => return Break(Stop::SolverUnknown(why)),
     }
     l.progress.refinements += 1;
     Continue(true)
