@@ -817,10 +817,7 @@ fn relational_programs_are_proved_with_cells_at_index_terms() {
     for name in ["interleave.lp", "interleave_n.lp"] {
         assert_eq!(cells(name), Some(vec!["c[2k+1]".to_string()]), "{name}");
     }
-    assert_eq!(
-        cells("tiling_pairs.lp"),
-        Some(vec!["a[k+1]".to_string()])
-    );
+    assert_eq!(cells("tiling_pairs.lp"), Some(vec!["a[k+1]".to_string()]));
     // A symbolic size: the term has the size's variable in it.
     assert_eq!(
         cells("reverse_copy_n.lp"),
