@@ -1123,8 +1123,7 @@ mod tests {
 }",
         );
         let t = around(&cfg, 2);
-        let Jumped::Found(found, w) = jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none())
-        else {
+        let Jumped::Found(found, w) = jump_loops(&cfg, &t, &Cvc5Factory, &Deadline::none()) else {
             panic!("no run to the error")
         };
         replay(&cfg, &found, &w).expect("the run replays");
