@@ -633,6 +633,7 @@ fn take_refinement(l: &mut Learning, ev: &Spurious, r: Refinement) -> ControlFlo
             // so with the disjunct bounds raised for it. (Thresholds stay: a widening
             // keeps one only where both operands satisfy it; so do delays.)
             l.learnt.splits.clear();
+            l.learnt.saturated.clear();
             l.widening.disjunct_bounds.clear();
             l.widening.disjunctive.clear();
         }

@@ -12,6 +12,7 @@ use crate::limits::Deadline;
 use crate::linear::{threshold_family, Conj, Constraint, Dim, LinExpr, Q};
 use crate::sema::ArraySize;
 use crate::smt::Solvers;
+use itertools::Itertools;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -70,6 +71,9 @@ pub struct Learnt {
     pub thresholds: BTreeMap<NodeId, Vec<Constraint>>,
     /// Partition atoms (see [`crate::domain::DlcDomain::splits`]).
     pub splits: BTreeMap<NodeId, Vec<Constraint>>,
+    /// How many of the partition atoms at each point came from the saturation
+    /// ([`saturation_atoms`]): they have a budget of their own, beside the other atoms'.
+    pub saturated: BTreeMap<NodeId, usize>,
 }
 
 /// What identifies a variable of an abstraction across abstractions of the same program:
@@ -86,6 +90,12 @@ pub fn var_keys(phat: &Cfg) -> Vec<String> {
 }
 
 impl Learnt {
+    /// The most partition atoms at `at` for a source whose budget is `cap`: the
+    /// saturation's atoms there do not count.
+    fn cap_at(&self, at: NodeId, cap: usize) -> usize {
+        cap + self.saturated.get(&at).copied().unwrap_or(0)
+    }
+
     /// Carry what was learnt over to the next abstraction `new` of the program, whose
     /// previous abstraction had the variables `old` ([`var_keys`]): a cell refinement adds
     /// variables, which moves the dimensions of the ones after them. A constraint over a
@@ -108,6 +118,10 @@ impl Learnt {
                 .map(|c| c.rename(&|d| map(d).expect("checked")))
                 .collect();
         }
+        // An atom dropped may have been the saturation's: the count stays an upper bound.
+        for (n, count) in &mut self.saturated {
+            *count = (*count).min(self.splits.get(n).map_or(0, Vec::len));
+        }
     }
 }
 
@@ -126,9 +140,11 @@ pub const MAX_PARTNER_PATHS: usize = 32;
 /// - at the last widened point on the trace, if the rest of the trace stays in one
 ///   activation (no call or exit), the states there from which that suffix reaches the
 ///   error are computed with the DLC domain (a pre-image, forward from a snapshot of the
-///   variables); the threshold families of its constraints are learnt at that point, so
-///   that the next widenings can keep the states out of it; partition atoms come from
-///   the branches of the last loop iteration and from the pre-image;
+///   variables); its saturation ([`saturation_atoms`]) gives partition atoms there,
+///   tried alone; if it adds none, the threshold families of its constraints are learnt
+///   at that point, so that the next widenings can keep the states out of it, and
+///   partition atoms come from the accesses of the loops ([`learn_access_atoms`]), the
+///   branches of the last loop iteration and the pre-image;
 /// - if nothing new was learnt that way, every widening point with a widened fact on the
 ///   trace gets a longer delay (doubled, and longer than the chain that was widened), up
 ///   to [`MAX_DELAY`].
@@ -147,18 +163,19 @@ pub fn refine_widening(
     let mut paths = vec![facts.clone()];
     paths.extend(tab.partner_paths(err, MAX_PARTNER_PATHS));
     let splits = Splits::of(phat);
-    learn_access_atoms(phat, tab, &paths, &splits, learnt, &mut lesson);
-    learn_from_suffix(
-        phat,
-        tab,
-        &facts,
-        &splits,
-        learnt,
-        &mut lesson,
-        solvers,
-        deadline,
-    );
-    learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
+    let suffix = Suffix::of(phat, tab, &facts, solvers, deadline);
+    if let Some(suffix) = &suffix {
+        learn_saturation(phat, suffix, &splits, learnt, &mut lesson, deadline);
+    }
+    // The saturation's atoms are tried alone first: each atom more doubles the parts the
+    // next tabulation may keep apart.
+    if !lesson.is_progress() {
+        learn_access_atoms(phat, tab, &paths, &splits, learnt, &mut lesson);
+        if let Some(suffix) = &suffix {
+            learn_from_suffix(phat, tab, &facts, suffix, &splits, learnt, &mut lesson);
+        }
+        learn_from_partners(phat, tab, &facts, learnt, &mut lesson, solvers, deadline);
+    }
     carry_atoms_forward(phat, &splits, learnt, &mut lesson);
     let points = crate::engine::Points::of(phat);
     if !lesson.is_progress() {
@@ -209,7 +226,8 @@ fn share_atoms(
             .flat_map(|(p, _)| learnt.splits.get(p).cloned().unwrap_or_default())
             .filter(|a| a.expr.coeffs().keys().all(|d| present.contains(d)) && !splits.anyway(q, a))
             .collect();
-        let added = add_new(learnt.splits.entry(q).or_default(), later, splits.cap);
+        let cap = learnt.cap_at(q, splits.cap);
+        let added = add_new(learnt.splits.entry(q).or_default(), later, cap);
         if added > 0 {
             lesson.add_splits(q, added);
         }
@@ -230,35 +248,11 @@ fn carry_atoms_forward(
 ) {
     use crate::ids::VarId;
     let live = crate::engine::live_vars(phat, &BTreeSet::new());
-    // What a call may assign: the globals that some node assigns (a ghost never is).
-    let globals: BTreeSet<VarId> = phat.globals.iter().copied().collect();
-    let by_calls: BTreeSet<VarId> = phat
-        .nodes
-        .iter()
-        .filter_map(|n| match &n.kind {
-            NodeKind::Assign { lhs, .. } => Some(lhs),
-            _ => None,
-        })
-        .flatten()
-        .filter(|v| globals.contains(v))
-        .copied()
-        .collect();
     for (p, _) in phat.procs.iter_enumerated() {
         let loops = phat.natural_loops(p);
-        // The variables each loop may assign, its calls' included.
         let assigned: Vec<BTreeSet<VarId>> = loops
             .iter()
-            .map(|(_, body)| {
-                let mut out = BTreeSet::new();
-                for n in body {
-                    match &phat.nodes[*n].kind {
-                        NodeKind::Assign { lhs, .. } => out.extend(lhs.iter().copied()),
-                        NodeKind::Call { .. } => out.extend(by_calls.iter().copied()),
-                        _ => {}
-                    }
-                }
-                out
-            })
+            .map(|(_, body)| assigned_in(phat, body))
             .collect();
         for (i, (from, from_body)) in loops.iter().enumerate() {
             let Some(atoms) = learnt.splits.get(from).cloned() else {
@@ -281,13 +275,114 @@ fn carry_atoms_forward(
                     }) && !splits.anyway(*to, a)
                 };
                 let new: Vec<Constraint> = atoms.iter().filter(|a| ok(a)).cloned().collect();
-                let added = add_new(learnt.splits.entry(*to).or_default(), new, splits.cap);
+                let cap = learnt.cap_at(*to, splits.cap);
+                let added = add_new(learnt.splits.entry(*to).or_default(), new, cap);
                 if added > 0 {
                     lesson.add_splits(*to, added);
                 }
             }
         }
     }
+}
+
+/// The variables the nodes `body` (a loop's) may assign, its calls' included: a call may
+/// assign every global that some node of `phat` assigns (a ghost never is).
+fn assigned_in(phat: &Cfg, body: &BTreeSet<NodeId>) -> BTreeSet<crate::ids::VarId> {
+    let calls = body
+        .iter()
+        .any(|n| matches!(phat.nodes[*n].kind, NodeKind::Call { .. }));
+    let globals: BTreeSet<_> = phat.globals.iter().copied().collect();
+    let mut out = BTreeSet::new();
+    for (i, node) in phat.nodes.iter_enumerated() {
+        let NodeKind::Assign { lhs, .. } = &node.kind else {
+            continue;
+        };
+        if body.contains(&i) {
+            out.extend(lhs.iter().copied());
+        } else if calls {
+            out.extend(lhs.iter().filter(|v| globals.contains(v)).copied());
+        }
+    }
+    out
+}
+
+/// ACSAR's saturation (its semantic widening) at the widening point `at`: the
+/// states there that satisfy the equalities of the trace's fact (`fact`) and from which
+/// its suffix reaches the error (a disjunct of `pre`), projected onto the variables `at`'s
+/// loop never assigns.
+/// What remains are the consequences of the two that the loop cannot change (`k < n`
+/// from `j < n ∧ j == k` when only `j` moves; `2k + 1 < n` from `i == 2j + 1 ∧ i < n ∧
+/// j == k` when `i` and `j` do): partition atoms whose truth is fixed for the whole loop,
+/// so the partition they make survives its joins and widenings. Only those relating a
+/// ghost (the cells' index) to a variable are kept: they say which cells the error is
+/// about (a bound on the ghost alone is the trace's constants, or its range). Not at a
+/// point outside a natural loop (a recursive procedure's widening point).
+fn saturation_atoms(
+    phat: &Cfg,
+    at: NodeId,
+    fact: &Conj,
+    pre: &[Conj],
+    deadline: &Deadline,
+) -> Vec<Constraint> {
+    let ghosts: BTreeSet<Dim> = phat.ghosts().into_iter().map(cur_dim).collect();
+    let Some(p) = phat.nodes[at].proc else {
+        return Vec::new();
+    };
+    if ghosts.is_empty() {
+        return Vec::new();
+    }
+    let Some((_, body)) = phat.natural_loops(p).into_iter().find(|(h, _)| *h == at) else {
+        return Vec::new();
+    };
+    let assigned = assigned_in(phat, &body);
+    let keep: BTreeSet<Dim> = phat
+        .in_scope(at)
+        .into_iter()
+        .filter(|v| !assigned.contains(v))
+        .map(cur_dim)
+        .collect();
+    // The fact's equalities between the variables the loop moves only: the loop's affine
+    // invariants (`i == 2j + 1`), not the values of the iterations unrolled so far
+    // (`j == 0`, `n == 4`).
+    let moved: BTreeSet<Dim> = assigned.iter().map(|v| cur_dim(*v)).collect();
+    let eqs: Vec<Constraint> = fact
+        .constraints()
+        .into_iter()
+        .filter(|c| {
+            c.rel == crate::linear::Rel::Eq
+                && c.expr.coeffs().len() >= 2
+                && c.expr.coeffs().keys().all(|d| moved.contains(d))
+        })
+        .collect();
+    let fact = Conj::from_constraints(&eqs);
+    let mut out = Vec::new();
+    for d in pre {
+        let both = fact.and(d);
+        if both.is_empty() {
+            continue;
+        }
+        let gone: Vec<Dim> = both
+            .dims()
+            .into_iter()
+            .filter(|x| !keep.contains(x))
+            .collect();
+        let rest = both.project_out_within(&gone, deadline);
+        out.extend(
+            rest.half_constraints()
+                .iter()
+                .filter(|c| {
+                    let (g, other): (Vec<&Dim>, Vec<&Dim>) =
+                        c.expr.coeffs().keys().partition(|x| ghosts.contains(x));
+                    !g.is_empty() && !other.is_empty()
+                })
+                .filter_map(split_atom),
+        );
+    }
+    // One atom per pair of terms (per linear form), as ACSAR's `s < t`: the disjuncts'
+    // other bounds on the same form are the trace's constants.
+    out.into_iter()
+        .unique_by(|a| a.expr.coeffs().clone())
+        .collect()
 }
 
 /// Where partition atoms may be learnt, and how many.
@@ -402,11 +497,8 @@ fn learn_access_atoms(
                 .flat_map(|f| symbolic_access_atoms(phat, tab.fact(f).node))
                 .collect();
             let atoms = atoms.into_iter().filter(|a| !splits.anyway(at, a));
-            let added = add_new(
-                learnt.splits.entry(at).or_default(),
-                atoms,
-                splits.cap + MORE_ACCESS_SPLITS,
-            );
+            let cap = learnt.cap_at(at, splits.cap + MORE_ACCESS_SPLITS);
+            let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap);
             if added > 0 {
                 lesson.add_splits(at, added);
             }
@@ -414,26 +506,87 @@ fn learn_access_atoms(
     }
 }
 
+/// The rest of the trace from its last widened point.
+struct Suffix {
+    /// The position of that point on the trace's facts.
+    last: usize,
+    /// The widening point.
+    at: NodeId,
+    /// The trace's fact there.
+    fact: Conj,
+    /// The states there from which the rest of the trace reaches the error, if the rest
+    /// stays in one activation ([`suffix_preimage`]).
+    pre: Option<Vec<Conj>>,
+}
+
+impl Suffix {
+    /// The suffix of the trace `facts` from its last widened point, if any.
+    fn of(
+        phat: &Cfg,
+        tab: &Tabulation<Fact>,
+        facts: &[FactId],
+        solvers: &Solvers,
+        deadline: &Deadline,
+    ) -> Option<Suffix> {
+        let last = (0..facts.len())
+            .rev()
+            .find(|&i| tab.fact(facts[i]).widened)?;
+        let at = tab.fact(facts[last]).node;
+        let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
+        Some(Suffix {
+            last,
+            at,
+            fact: tab.fact(facts[last]).fact.conj.clone(),
+            pre: suffix_preimage(phat, &nodes, solvers, deadline),
+        })
+    }
+}
+
+/// At the last widened point on the trace: the saturation's atoms
+/// ([`saturation_atoms`]). They come before every other atom learnt there: they are what
+/// the loop cannot move the states across.
+fn learn_saturation(
+    phat: &Cfg,
+    suffix: &Suffix,
+    splits: &Splits,
+    learnt: &mut Learnt,
+    lesson: &mut WideningLesson,
+    deadline: &Deadline,
+) {
+    let Some(pre) = &suffix.pre else {
+        return;
+    };
+    let at = suffix.at;
+    let atoms = saturation_atoms(phat, at, &suffix.fact, pre, deadline)
+        .into_iter()
+        .filter(|a| !splits.anyway(at, a));
+    let known = learnt.splits.entry(at).or_default();
+    let count = learnt.saturated.entry(at).or_default();
+    let added = add_new(
+        known,
+        atoms,
+        known.len().saturating_sub(*count) + splits.cap,
+    );
+    *count += added;
+    if added > 0 {
+        lesson.add_splits(at, added);
+    }
+}
+
 /// At the last widened point on the trace `facts`: partition atoms from the branch
 /// conditions of the last loop iteration before the widened visit (the phases of the
 /// loop) and from the pre-image of the rest of the trace, and that pre-image's threshold
 /// families.
-#[allow(clippy::too_many_arguments)]
 fn learn_from_suffix(
     phat: &Cfg,
     tab: &Tabulation<Fact>,
     facts: &[FactId],
+    suffix: &Suffix,
     splits: &Splits,
     learnt: &mut Learnt,
     lesson: &mut WideningLesson,
-    solvers: &Solvers,
-    deadline: &Deadline,
 ) {
-    let Some(last) = (0..facts.len()).rev().find(|&i| tab.fact(facts[i]).widened) else {
-        return;
-    };
-    let at = tab.fact(facts[last]).node;
-    let nodes: Vec<NodeId> = facts[last..].iter().map(|f| tab.fact(*f).node).collect();
+    let (last, at) = (suffix.last, suffix.at);
     let mut atoms: Vec<Constraint> = Vec::new();
     if let Some(prev) = (0..last).rev().find(|&i| tab.fact(facts[i]).node == at) {
         for f in &facts[prev..last] {
@@ -446,24 +599,31 @@ fn learn_from_suffix(
             }
         }
     }
-    let pre = suffix_preimage(phat, &nodes, solvers, deadline);
-    if let Some(pre) = &pre {
+    let pre = &suffix.pre;
+    if let Some(pre) = pre {
         atoms.extend(
             pre.iter()
                 .flat_map(|d| d.half_constraints())
                 .filter_map(|c| split_atom(&c)),
         );
     }
-    let base = 2 * phat.vars.len() as u32;
+    // Over variables live at the point: a temporary the loop assigns before it reads it
+    // (an instantiated read's `#inst`) holds a stale value there, and splits nothing.
+    let live = &crate::engine::live_vars(phat, &BTreeSet::new())[at];
+    let live_dim = |d: &Dim| {
+        let v = crate::ids::VarId(d.0 / 2);
+        *d == cur_dim(v) && live.contains(&v)
+    };
     let atoms = atoms
         .into_iter()
-        .filter(|a| a.expr.coeffs().keys().all(|d| d.0 < base) && !splits.anyway(at, a));
-    let added = add_new(learnt.splits.entry(at).or_default(), atoms, splits.cap);
+        .filter(|a| a.expr.coeffs().keys().all(live_dim) && !splits.anyway(at, a));
+    let cap = learnt.cap_at(at, splits.cap);
+    let added = add_new(learnt.splits.entry(at).or_default(), atoms, cap);
     if added > 0 {
         lesson.add_splits(at, added);
     }
     if let Some(pre) = pre {
-        learn_thresholds(at, &pre, learnt, lesson);
+        learn_thresholds(at, pre, learnt, lesson);
     }
 }
 
@@ -1099,6 +1259,76 @@ mod tests {
         let before = learnt.splits.clone();
         learnt.carry_over(&var_keys(&new), &new);
         assert_eq!(learnt.splits, before);
+    }
+
+    /// The program of `src` with symbolic cells for all its arrays, and its loop heads in
+    /// `main`, in order.
+    fn with_ghost(src: &str) -> (Cfg, Vec<NodeId>) {
+        let cfg = crate::frontend::load(SourceFile::new("t.lp", src))
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .cfg;
+        let mut precision = crate::abstraction::Precision::empty();
+        for a in cfg.arrays.indices() {
+            precision.add_symbolic(a);
+        }
+        let phat = abstract_program(&cfg, &precision);
+        let main = phat.procs.indices().next().expect("main");
+        let mut heads: Vec<NodeId> = phat.natural_loops(main).into_iter().map(|l| l.0).collect();
+        heads.sort();
+        (phat, heads)
+    }
+
+    /// `Σ cᵢ·vᵢ + c ≤ 0` over the current values of the named variables.
+    fn atom(phat: &Cfg, terms: &[(&str, i64)], c: i64) -> Constraint {
+        let mut e = LinExpr::int(c);
+        for (v, k) in terms {
+            e = e + LinExpr::var(cur_dim(var(phat, v))).scale(&Q::from_integer((*k).into()));
+        }
+        split_atom(&Constraint::new(e, Rel::Le)).expect("an atom")
+    }
+
+    #[test]
+    fn the_saturation_projects_the_error_onto_what_the_loop_keeps() {
+        // The check loop of a gather: the error at `j < n ∧ j == k` is, for all the loop
+        // can change, `k < n`.
+        let (phat, heads) = with_ghost(
+            "void main() { int a[100]; int i, j, n; n = u; i = 1; j = 0;
+             while (i < n) { assert(a[j] == 0); i = i + 2; j = j + 1; } }",
+        );
+        let at = heads[0];
+        let pre = Conj::from_constraints(&[
+            atom(&phat, &[("j", 1), ("n", -1)], 1),
+            Constraint::eq(
+                &LinExpr::var(cur_dim(var(&phat, "j"))),
+                &LinExpr::var(cur_dim(var(&phat, "k#"))),
+            ),
+        ]);
+        let deadline = Deadline::none();
+        let top = Conj::top();
+        let got = saturation_atoms(&phat, at, &top, std::slice::from_ref(&pre), &deadline);
+        assert_eq!(got, vec![atom(&phat, &[("k#", 1), ("n", -1)], 1)]);
+        // With the loop's equality `i == 2j + 1` and the error at `i < n` instead: `2k + 1
+        // < n`. The fact's values of what the loop keeps (`n == 7`) are the trace's
+        // constants: no atom bounds the ghost alone with them.
+        let i_2j = Constraint::eq(
+            &LinExpr::var(cur_dim(var(&phat, "i"))),
+            &(LinExpr::var(cur_dim(var(&phat, "j"))).scale(&Q::from_integer(2.into()))
+                + LinExpr::int(1)),
+        );
+        let n_7 = Constraint::eq(&LinExpr::var(cur_dim(var(&phat, "n"))), &LinExpr::int(7));
+        let fact = Conj::from_constraints(&[i_2j, n_7]);
+        let pre = Conj::from_constraints(&[
+            atom(&phat, &[("i", 1), ("n", -1)], 1),
+            Constraint::eq(
+                &LinExpr::var(cur_dim(var(&phat, "j"))),
+                &LinExpr::var(cur_dim(var(&phat, "k#"))),
+            ),
+        ]);
+        let got = saturation_atoms(&phat, at, &fact, std::slice::from_ref(&pre), &deadline);
+        assert_eq!(got, vec![atom(&phat, &[("k#", 2), ("n", -1)], 2)]);
+        // Without the equality, nothing relates the ghost to what the loop keeps.
+        let got = saturation_atoms(&phat, at, &top, std::slice::from_ref(&pre), &deadline);
+        assert_eq!(got, Vec::<Constraint>::new());
     }
 
     #[test]
