@@ -827,7 +827,22 @@ fn relational_programs_are_proved_with_cells_at_index_terms() {
         cells("palindrome_in_place_n.lp"),
         Some(vec!["a[n-1-k]".to_string()])
     );
-    assert!(proved.len() >= 21, "only {proved:?} proved");
+    // A symbolic size checked by a second loop: the check loop's partition by `k < n`
+    // (`2k + 1 < n`, `3k < n` for two indices) comes from the saturation of its error's
+    // pre-image.
+    for name in [
+        "stride_gather_n.lp",
+        "two_index_n.lp",
+        "stride_gather_down_n.lp",
+    ] {
+        assert_eq!(cells(name), Some(vec!["b[2k+1]".to_string()]), "{name}");
+    }
+    assert_eq!(
+        cells("stride3_gather_n.lp"),
+        Some(vec!["b[3k+2]".to_string()])
+    );
+    assert_eq!(cells("three_index_n.lp"), Some(vec!["b[3k]".to_string()]));
+    assert!(proved.len() >= 26, "only {proved:?} proved");
 }
 
 /// The CEGAR engine's proof of a safe program, whose certificate was checked on the
