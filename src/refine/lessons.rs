@@ -212,6 +212,8 @@ pub enum Lesson {
     GuardsTheWideningLost,
     /// [`live_variables`]
     LiveVariables,
+    /// [`copy_term_cells`]
+    CopyTermCells,
     /// [`congruences`]
     Congruences,
     /// [`small_arrays_symbolic_cells`]
@@ -232,7 +234,7 @@ pub enum Lesson {
 ///   lesson (even when exact loops itself has nothing to add);
 /// - the constant cells, the symbolic cells and the loops jumped over end it with
 ///   UNKNOWN when their budget is spent or the solver fails.
-pub const ORDER: [Lesson; 12] = [
+pub const ORDER: [Lesson; 13] = [
     Lesson::BoundsGuards,
     Lesson::ConstantCells,
     Lesson::SymbolicCells,
@@ -243,6 +245,7 @@ pub const ORDER: [Lesson; 12] = [
     Lesson::Widening,
     Lesson::GuardsTheWideningLost,
     Lesson::LiveVariables,
+    Lesson::CopyTermCells,
     Lesson::Congruences,
     Lesson::SmallArraysSymbolicCells,
 ];
@@ -267,6 +270,7 @@ impl Lesson {
             Lesson::Widening => Continue(the_widening(l, ev, watch)),
             Lesson::GuardsTheWideningLost => Continue(guards_the_widening_lost(l, ev)),
             Lesson::LiveVariables => Continue(live_variables(l, ev, watch)),
+            Lesson::CopyTermCells => Continue(copy_term_cells(l, ev, watch)),
             Lesson::Congruences => Continue(congruences(l, ev)),
             Lesson::SmallArraysSymbolicCells => small_arrays_symbolic_cells(l, ev, watch),
         }
@@ -568,7 +572,34 @@ pub fn live_variables(l: &mut Learning, ev: &Spurious, watch: &mut dyn Watch) ->
     true
 }
 
-/// Lesson 11, congruences. Reads: nothing but P̂, for a test of a residue (then the
+/// Lesson 11, cells at a copy's index terms. Reads: the trace's copies between arrays
+/// with a symbolic cell at index terms linear in one variable, `a[i] = b[i+1]`
+/// ([`super::add_copy_term_cells`]). The tests' terms put the ghost where the check
+/// reads, and a copy read at another term of it comes from a partner of another run.
+/// Adds: the cell at the copy's read term of the ghost placed at its write (`b[k+1]`).
+pub fn copy_term_cells(l: &mut Learning, ev: &Spurious, watch: &mut dyn Watch) -> bool {
+    if l.at_max() {
+        return false;
+    }
+    let cfg = ev.cfg;
+    let new = super::add_copy_term_cells(cfg, ev.trace, &mut l.precision);
+    if new.is_empty() {
+        return false;
+    }
+    let names: Vec<String> = new
+        .iter()
+        .map(|(a, t)| crate::abstraction::term_cell_name(cfg, *a, t))
+        .collect();
+    tracing::debug!(
+        "refinement: cells at a copy's index terms {}",
+        names.join(", ")
+    );
+    watch.term_cells(&names);
+    l.progress.refinements += 1;
+    true
+}
+
+/// Lesson 12, congruences. Reads: nothing but P̂, for a test of a residue (then the
 /// facts carry congruences already). Nothing else to refine: adds congruences to the
 /// facts from now on (a trace may be infeasible by parity alone).
 pub fn congruences(l: &mut Learning, ev: &Spurious) -> bool {
@@ -581,7 +612,7 @@ pub fn congruences(l: &mut Learning, ev: &Spurious) -> bool {
     true
 }
 
-/// Lesson 12, small arrays' symbolic cells. Reads: the core's reads of small arrays at
+/// Lesson 13, small arrays' symbolic cells. Reads: the core's reads of small arrays at
 /// indices it does not fix ([`super::add_symbolic_small`]). Nothing else made progress:
 /// adds a symbolic cell for each such array too.
 pub fn small_arrays_symbolic_cells(

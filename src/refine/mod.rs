@@ -17,7 +17,7 @@ pub mod lessons;
 mod terms;
 mod widening;
 
-pub use terms::add_term_cells;
+pub use terms::{add_copy_term_cells, add_term_cells};
 
 pub use widening::{
     add_new, ghost_splits, refine_widening, var_keys, Learnt, WideningLesson, MAX_DELAY,

@@ -141,6 +141,60 @@ pub fn add_term_cells(
     new
 }
 
+/// Add to `precision` a cell at an index term of the ghost for each copy of trace `t`
+/// between arrays with a symbolic cell (`a[i] = b[i+1]`) whose indices are linear in one
+/// variable: the ghost at the write's index (the write updates `a_k` there), the cell at
+/// the read's term (`b_{k+1}`), so that the written cell's value is a cell too. For the
+/// traces whose tests' terms ([`add_term_cells`]) put the ghost elsewhere: `b[x+1] ==
+/// a[x]` puts it at `x + 1`, with `a_{k-1}`, and the copy of `b[i+1]` into `a[i]` at `i ==
+/// k` then reads a partner's `b[k+1]`. Returns the cells added.
+pub fn add_copy_term_cells(
+    cfg: &Cfg,
+    t: &Trace,
+    precision: &mut Precision,
+) -> Vec<(ArrayId, IndexTerm)> {
+    let nodes: BTreeSet<NodeId> = t
+        .path
+        .iter()
+        .copied()
+        .filter(|n| cfg.nodes.get(*n).is_some())
+        .collect();
+    let mut new = Vec::new();
+    for &n in &nodes {
+        let NodeKind::ArrayWrite {
+            array,
+            index,
+            value,
+            ..
+        } = &cfg.nodes[n].kind
+        else {
+            continue;
+        };
+        let Some(e1) = index.affine().filter(|_| precision.is_symbolic(*array)) else {
+            continue;
+        };
+        let mut reads = Vec::new();
+        value.visit(&mut |x| {
+            if let Expr::Read(b, i) = x {
+                reads.push((*b, (**i).clone()));
+            }
+        });
+        for (b, e2) in reads {
+            let Some(e2) = e2.affine().filter(|_| precision.is_symbolic(b)) else {
+                continue;
+            };
+            let Some(t) = term_of(&e1, &e2) else { continue };
+            if t.by.is_some_and(|(v, _)| !term_var_ok(cfg, b, v)) {
+                continue;
+            }
+            if precision.add_term(b, t) {
+                new.push((b, t));
+            }
+        }
+    }
+    new
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +231,36 @@ mod tests {
         assert_eq!(term_of(&aff(0, 2, 0), &aff(0, 1, 0)), None);
         assert_eq!(term_of(&aff(0, 2, 0), &aff(0, 3, 0)), None);
         assert_eq!(term_of(&aff(0, 1, 0), &aff(1, 1, 0)), None);
+    }
+
+    #[test]
+    fn a_copy_gives_the_cell_at_its_read_term_of_the_ghost_at_its_write() {
+        let src = "void main() { int a[100], b[100], c[100]; int i, n, x;
+                   n = u; i = 0;
+                   while (i < n) { a[i] = b[i + 1]; c[2 * i] = a[i]; c[i] = b[i]; i = i + 1; }
+                   x = u; assert(b[x + 1] == a[x]); }";
+        let cfg = crate::frontend::load(crate::SourceFile::new("t.lp", src))
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .cfg;
+        let trace = Trace {
+            path: cfg.nodes.indices().collect(),
+        };
+        let name = |(a, t): &(ArrayId, IndexTerm)| crate::abstraction::term_cell_name(&cfg, *a, t);
+        // Without symbolic cells, no copy relates cells.
+        let mut precision = Precision::empty();
+        assert!(add_copy_term_cells(&cfg, &trace, &mut precision).is_empty());
+        for a in cfg.arrays.indices() {
+            precision.add_symbolic(a);
+        }
+        // `a[i] = b[i+1]`: b at k+1; `c[2i] = a[i]`: from c's ghost at 2i, a at 2k would
+        // need 2 to divide 1: none; `c[i] = b[i]`: the ghost's own cell.
+        let new: Vec<String> = add_copy_term_cells(&cfg, &trace, &mut precision)
+            .iter()
+            .map(name)
+            .collect();
+        assert_eq!(new, vec!["b[k+1]".to_string()]);
+        // Added once.
+        assert!(add_copy_term_cells(&cfg, &trace, &mut precision).is_empty());
     }
 
     #[test]
