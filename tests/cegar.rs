@@ -842,7 +842,13 @@ fn relational_programs_are_proved_with_cells_at_index_terms() {
         Some(vec!["b[3k+2]".to_string()])
     );
     assert_eq!(cells("three_index_n.lp"), Some(vec!["b[3k]".to_string()]));
-    assert!(proved.len() >= 26, "only {proved:?} proved");
+    // The check's operands swapped: the ghost at the shifted read, and the copy's read
+    // at another term of it.
+    assert_eq!(
+        cells("shift_copy_n_swapped.lp"),
+        Some(vec!["a[k-1]".to_string(), "b[k+1]".to_string()])
+    );
+    assert!(proved.len() >= 28, "only {proved:?} proved");
 }
 
 /// The CEGAR engine's proof of a safe program, whose certificate was checked on the
