@@ -401,11 +401,22 @@ pub fn loops_jumped_over(
 /// index terms linear in one variable ([`super::add_term_cells`]). Adds: cells at the
 /// terms of the ghost that relate two accesses of a node of the trace.
 pub fn index_term_cells(l: &mut Learning, ev: &Spurious, watch: &mut dyn Watch) -> bool {
+    learn_term_cells(l, ev, watch, super::add_term_cells)
+}
+
+/// The cells at index terms that `add` finds in the trace of `ev`, added to the precision
+/// and told to `watch`; whether there were any. Not past the refinements' budget.
+fn learn_term_cells(
+    l: &mut Learning,
+    ev: &Spurious,
+    watch: &mut dyn Watch,
+    add: fn(&Cfg, &Trace, &mut Precision) -> Vec<(ArrayId, crate::sema::IndexTerm)>,
+) -> bool {
     if l.at_max() {
         return false;
     }
     let cfg = ev.cfg;
-    let new = super::add_term_cells(cfg, ev.trace, &mut l.precision);
+    let new = add(cfg, ev.trace, &mut l.precision);
     if new.is_empty() {
         return false;
     }
@@ -578,25 +589,7 @@ pub fn live_variables(l: &mut Learning, ev: &Spurious, watch: &mut dyn Watch) ->
 /// reads, and a copy read at another term of it comes from a partner of another run.
 /// Adds: the cell at the copy's read term of the ghost placed at its write (`b[k+1]`).
 pub fn copy_term_cells(l: &mut Learning, ev: &Spurious, watch: &mut dyn Watch) -> bool {
-    if l.at_max() {
-        return false;
-    }
-    let cfg = ev.cfg;
-    let new = super::add_copy_term_cells(cfg, ev.trace, &mut l.precision);
-    if new.is_empty() {
-        return false;
-    }
-    let names: Vec<String> = new
-        .iter()
-        .map(|(a, t)| crate::abstraction::term_cell_name(cfg, *a, t))
-        .collect();
-    tracing::debug!(
-        "refinement: cells at a copy's index terms {}",
-        names.join(", ")
-    );
-    watch.term_cells(&names);
-    l.progress.refinements += 1;
-    true
+    learn_term_cells(l, ev, watch, super::add_copy_term_cells)
 }
 
 /// Lesson 12, congruences. Reads: nothing but P̂, for a test of a residue (then the

@@ -96,12 +96,7 @@ pub fn add_term_cells(
     t: &Trace,
     precision: &mut Precision,
 ) -> Vec<(ArrayId, IndexTerm)> {
-    let nodes: BTreeSet<NodeId> = t
-        .path
-        .iter()
-        .copied()
-        .filter(|n| cfg.nodes.get(*n).is_some())
-        .collect();
+    let nodes = trace_nodes(cfg, t);
     let mut new = Vec::new();
     let compares = |n: NodeId| {
         matches!(
@@ -128,17 +123,40 @@ pub fn add_term_cells(
         let hoisted = symbolic(accesses(cfg, n), precision);
         for (_, e1) in &own {
             for (b, e2) in &hoisted {
-                let Some(t) = term_of(e1, e2) else { continue };
-                if t.by.is_some_and(|(v, _)| !term_var_ok(cfg, *b, v)) {
-                    continue;
-                }
-                if precision.add_term(*b, t) {
-                    new.push((*b, t));
-                }
+                add_term(cfg, precision, e1, *b, e2, &mut new);
             }
         }
     }
     new
+}
+
+/// The nodes of trace `t` that are nodes of `cfg`.
+fn trace_nodes(cfg: &Cfg, t: &Trace) -> BTreeSet<NodeId> {
+    t.path
+        .iter()
+        .copied()
+        .filter(|n| cfg.nodes.get(*n).is_some())
+        .collect()
+}
+
+/// Add to `precision` the cell of `b` at the term where index `e2` lies when the ghost is
+/// at index `e1`, if there is one and it is in scope wherever its variable changes
+/// ([`term_var_ok`]); pushed on `new` if it is new.
+fn add_term(
+    cfg: &Cfg,
+    precision: &mut Precision,
+    e1: &Affine,
+    b: ArrayId,
+    e2: &Affine,
+    new: &mut Vec<(ArrayId, IndexTerm)>,
+) {
+    let Some(t) = term_of(e1, e2) else { return };
+    if t.by.is_some_and(|(v, _)| !term_var_ok(cfg, b, v)) {
+        return;
+    }
+    if precision.add_term(b, t) {
+        new.push((b, t));
+    }
 }
 
 /// Add to `precision` a cell at an index term of the ghost for each copy of trace `t`
@@ -153,14 +171,8 @@ pub fn add_copy_term_cells(
     t: &Trace,
     precision: &mut Precision,
 ) -> Vec<(ArrayId, IndexTerm)> {
-    let nodes: BTreeSet<NodeId> = t
-        .path
-        .iter()
-        .copied()
-        .filter(|n| cfg.nodes.get(*n).is_some())
-        .collect();
     let mut new = Vec::new();
-    for &n in &nodes {
+    for n in trace_nodes(cfg, t) {
         let NodeKind::ArrayWrite {
             array,
             index,
@@ -180,15 +192,8 @@ pub fn add_copy_term_cells(
             }
         });
         for (b, e2) in reads {
-            let Some(e2) = e2.affine().filter(|_| precision.is_symbolic(b)) else {
-                continue;
-            };
-            let Some(t) = term_of(&e1, &e2) else { continue };
-            if t.by.is_some_and(|(v, _)| !term_var_ok(cfg, b, v)) {
-                continue;
-            }
-            if precision.add_term(b, t) {
-                new.push((b, t));
+            if let Some(e2) = e2.affine().filter(|_| precision.is_symbolic(b)) {
+                add_term(cfg, precision, &e1, b, &e2, &mut new);
             }
         }
     }
