@@ -897,3 +897,5 @@ impl<'c, O: Oracle> Machine<'c, O> {
 
 #[cfg(test)]
 mod accel_tests;
+#[cfg(test)]
+mod simplify_tests;

@@ -62,8 +62,12 @@ use std::collections::BTreeSet;
 const MAX_ALTERNATIVES: usize = 4;
 
 /// Accelerate the loops of `cfg` in place (with `jump_checks`, also the loops that only
-/// check, see above); returns how many loop paths were accelerated.
+/// check, see above); returns how many loop paths were accelerated. The CFG is first
+/// simplified ([`crate::cfg::simplify`]): a test with no effect or an assignment of the
+/// value a variable already has would end a loop path that is otherwise a translation
+/// (`if (a[i] == a[j]) r = 1;` with `r` always 1).
 pub fn accelerate(cfg: &mut Cfg, jump_checks: bool) -> usize {
+    crate::cfg::simplify(cfg);
     let mut done = 0;
     for p in cfg.procs.indices().collect::<Vec<_>>() {
         done += accelerate_proc(cfg, p, jump_checks);

@@ -7,9 +7,11 @@ pub(crate) mod bounds;
 mod build;
 mod dot;
 mod errors;
+mod liveness;
 mod loops;
 pub mod residue;
 mod reuse;
+mod simplify;
 
 use crate::diag::Span;
 use crate::ids::{ArrayId, IndexVec, NodeId, ProcId, VarId};
@@ -19,7 +21,9 @@ pub(crate) use bounds::in_range;
 pub use bounds::{instrument_bounds, ArrayBounds};
 pub use dot::{expr as expr_text, label as node_label, to_dot, to_text};
 pub use errors::keep_errors;
+pub use liveness::{live_vars, ret_dead_at_entry};
 pub use reuse::reuse_reads;
+pub use simplify::simplify;
 
 /// The assertion-failure node; reaching it means the program is unsafe.
 pub const ERROR_NODE: NodeId = NodeId(0);

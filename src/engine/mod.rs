@@ -5,7 +5,6 @@
 //! was derived, so a fact at the error node unfolds into a concrete interprocedural trace.
 
 mod budget;
-mod liveness;
 mod order;
 mod points;
 mod provenance;
@@ -22,8 +21,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 use worklist::Engine;
 
+pub use crate::cfg::{live_vars, ret_dead_at_entry};
 pub use budget::{Budget, StopReason, Widening};
-pub use liveness::{live_vars, ret_dead_at_entry};
 pub use points::{PointKind, Points};
 
 /// Index of a fact in the engine's arena.

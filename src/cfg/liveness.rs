@@ -1,7 +1,8 @@
 //! Live variables per node (intraprocedural backward dataflow). Globals are always live
-//! (procedures may read them); a fact forgets the dead locals of its node, which keeps
-//! path edges small and lets entailment succeed (forgetting a dead variable changes no
-//! reachable node).
+//! (procedures may read them). The tabulation's facts forget the dead locals of their
+//! node, which keeps path edges small and lets entailment succeed (forgetting a dead
+//! variable changes no reachable node); the CFG's simplification drops the assignments
+//! nobody reads ([`super::simplify`]).
 
 use crate::cfg::{Cfg, NodeKind};
 use crate::ids::{IndexVec, NodeId, VarId};

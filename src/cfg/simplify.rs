@@ -1,0 +1,315 @@
+//! Simplifications of the CFG that change no execution's outcome, so that more loops
+//! become the translations and resets acceleration summarises (`crate::accel`):
+//!
+//! - **Assignments of the value a variable already has.** A forward constant
+//!   propagation (per procedure, a variable known only where every path to the node gives
+//!   it the same constant) finds `r = 1` where `r` is 1 on every path: the pair is
+//!   dropped from its assignment.
+//! - **Tests with no effect.** A branch whose two successors lead, through `skip`s only,
+//!   to the same node becomes a `skip`: its guard is evaluated for nothing. (An array
+//!   read in it has no effect either: its bounds are guarded, checked or harmless in
+//!   separate nodes; see [`super::bounds`].)
+//! - **Assignments nobody reads.** A pair whose target, a local or temporary of the
+//!   procedure, is dead after the node ([`super::live_vars`]) is dropped: `#read = a[j]`
+//!   once the test that read it is gone. So is a draw `x = u` followed by an `assume`
+//!   over `x` alone when `x` is dead after the `assume` and some value satisfies it (the
+//!   range of a C local declared in a loop's body): the pair lets every execution through.
+//!
+//! An expression with a signed overflow ([`Expr::Overflow`]) ends an execution where it
+//! overflows: an assignment with one is never dropped, and a test with no effect becomes
+//! the `assume` that its overflows stay in range (`assume(INT_MIN <= j - 1 && j - 1 <= INT_MAX)`
+//! for `if (a[j - 1] > x) {}`), or stays when one is evaluated only in some states. An
+//! `assume` that guards an array access is never dropped (its failure is reported apart,
+//! as an access out of bounds).
+
+use super::{Cfg, NodeKind};
+use crate::ids::{NodeId, ProcId, VarId};
+use crate::sema::{fold, CmpOp, Expr, VarKind};
+use num_bigint::BigInt;
+use num_traits::Zero;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Simplify `cfg` in place (see the module documentation); returns how many nodes changed.
+pub fn simplify(cfg: &mut Cfg) -> usize {
+    let mut changed = 0;
+    loop {
+        let procs: Vec<ProcId> = cfg.procs.indices().collect();
+        let round = procs
+            .into_iter()
+            .map(|p| same_values(cfg, p) + no_effect_tests(cfg, p))
+            .sum::<usize>()
+            + dead_assignments(cfg);
+        if round == 0 {
+            return changed;
+        }
+        changed += round;
+    }
+}
+
+/// The nodes of procedure `p`.
+fn nodes_of(cfg: &Cfg, p: ProcId) -> Vec<NodeId> {
+    cfg.nodes
+        .iter_enumerated()
+        .filter(|(_, n)| n.proc == Some(p))
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Intraprocedural successors: a call continues at its return point, an exit nowhere.
+fn succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
+    match &cfg.nodes[n].kind {
+        NodeKind::Call { ret_point, .. } => vec![*ret_point],
+        NodeKind::Exit => Vec::new(),
+        _ => cfg.succs(n),
+    }
+}
+
+/// Whether `v` belongs to the activation of `p` (a call cannot change it).
+fn own(cfg: &Cfg, p: ProcId, v: VarId) -> bool {
+    matches!(cfg.vars[v].kind, VarKind::Local(q) | VarKind::Temp(q) | VarKind::Formal(q) if q == p)
+}
+
+/// Whether `e` may end an execution (a signed overflow).
+fn may_stop(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Overflow(..)));
+    found
+}
+
+/// The constant value of `e` where the variables of `known` have their values.
+fn value(e: &Expr, known: &BTreeMap<VarId, BigInt>) -> Option<BigInt> {
+    match fold(e.clone(), &|v| known.get(&v).cloned()) {
+        Expr::Const(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// The constants known before each reachable node of `p` (forward propagation; a join
+/// keeps the variables with one value on every incoming path).
+fn known_constants(cfg: &Cfg, p: ProcId) -> BTreeMap<NodeId, BTreeMap<VarId, BigInt>> {
+    let mut at: BTreeMap<NodeId, BTreeMap<VarId, BigInt>> = BTreeMap::new();
+    let entry = cfg.procs[p].entry;
+    at.insert(entry, BTreeMap::new());
+    let mut work = vec![entry];
+    while let Some(n) = work.pop() {
+        let mut out = at[&n].clone();
+        match &cfg.nodes[n].kind {
+            NodeKind::Assign { lhs, rhs, .. } => {
+                let vals: Vec<Option<BigInt>> = rhs.iter().map(|e| value(e, &out)).collect();
+                for (y, v) in lhs.iter().zip(vals) {
+                    match v {
+                        Some(c) => out.insert(*y, c),
+                        None => out.remove(y),
+                    };
+                }
+            }
+            NodeKind::Call { .. } => out.retain(|v, _| own(cfg, p, *v)),
+            _ => {}
+        }
+        for s in succs(cfg, n) {
+            let merged = match at.get(&s) {
+                None => out.clone(),
+                Some(old) => old
+                    .iter()
+                    .filter(|(v, c)| out.get(v) == Some(c))
+                    .map(|(v, c)| (*v, c.clone()))
+                    .collect(),
+            };
+            if at.get(&s) != Some(&merged) {
+                at.insert(s, merged);
+                work.push(s);
+            }
+        }
+    }
+    at
+}
+
+/// Drop the pairs `y = e` of `p`'s assignments where `y` already has `e`'s value.
+fn same_values(cfg: &mut Cfg, p: ProcId) -> usize {
+    let known = known_constants(cfg, p);
+    let mut changed = 0;
+    for n in nodes_of(cfg, p) {
+        let Some(k) = known.get(&n) else { continue };
+        let NodeKind::Assign { lhs, rhs, next } = &cfg.nodes[n].kind else {
+            continue;
+        };
+        let keep: Vec<bool> = lhs
+            .iter()
+            .zip(rhs)
+            .map(|(y, e)| k.get(y).is_none() || k.get(y) != value(e, k).as_ref())
+            .collect();
+        if keep.iter().all(|b| *b) {
+            continue;
+        }
+        cfg.nodes[n].kind = keep_pairs(lhs, rhs, *next, &keep);
+        changed += 1;
+    }
+    changed
+}
+
+/// The assignment of the kept pairs (a `skip` if none is kept).
+fn keep_pairs(lhs: &[VarId], rhs: &[Expr], next: NodeId, keep: &[bool]) -> NodeKind {
+    let (lhs, rhs): (Vec<VarId>, Vec<Expr>) = lhs
+        .iter()
+        .zip(rhs)
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|((y, e), _)| (*y, e.clone()))
+        .unzip();
+    if lhs.is_empty() {
+        NodeKind::Skip { next }
+    } else {
+        NodeKind::Assign { lhs, rhs, next }
+    }
+}
+
+/// Where `n` leads through `skip`s (itself if it is no `skip`; a cycle of `skip`s stops
+/// where it closes).
+fn past_skips(cfg: &Cfg, mut n: NodeId) -> NodeId {
+    let mut seen = BTreeSet::new();
+    while let NodeKind::Skip { next } = cfg.nodes[n].kind {
+        if !seen.insert(n) {
+            break;
+        }
+        n = next;
+    }
+    n
+}
+
+/// Turn `p`'s tests whose successors meet past `skip`s into `skip`s.
+fn no_effect_tests(cfg: &mut Cfg, p: ProcId) -> usize {
+    let mut changed = 0;
+    for n in nodes_of(cfg, p) {
+        let NodeKind::Branch { cond, then, els } = &cfg.nodes[n].kind else {
+            continue;
+        };
+        let to = past_skips(cfg, *then);
+        if to != past_skips(cfg, *els) {
+            continue;
+        }
+        cfg.nodes[n].kind = if may_stop(cond) {
+            let mut guards = Vec::new();
+            if !overflow_guards(cond, &mut guards) {
+                continue;
+            }
+            NodeKind::Assume {
+                cond: guards
+                    .into_iter()
+                    .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+                    .expect("an overflow"),
+                next: to,
+            }
+        } else {
+            NodeKind::Skip { next: to }
+        };
+        changed += 1;
+    }
+    changed
+}
+
+/// Push to `out` the conditions under which the overflows of `e` stay in range
+/// (`lo <= x && x <= hi` for each `Overflow(x)`, inner ones first); `false` if one of
+/// them is evaluated only in some states (under `&&`, `||` or `? :`), where a condition
+/// would end executions that never evaluate it.
+fn overflow_guards(e: &Expr, out: &mut Vec<Expr>) -> bool {
+    let cmp = |op, a: &Expr, b: Expr| Expr::Cmp(op, Box::new(a.clone()), Box::new(b));
+    match e {
+        Expr::Overflow(w, x) => {
+            if !overflow_guards(x, out) {
+                return false;
+            }
+            out.push(Expr::And(
+                Box::new(cmp(CmpOp::Ge, x, Expr::Const(w.lo()))),
+                Box::new(cmp(CmpOp::Le, x, Expr::Const(w.hi()))),
+            ));
+            true
+        }
+        Expr::And(a, b) | Expr::Or(a, b) => overflow_guards(a, out) && !may_stop(b),
+        Expr::Cond(c, a, b) => overflow_guards(c, out) && !may_stop(a) && !may_stop(b),
+        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Cmp(_, a, b) => {
+            overflow_guards(a, out) && overflow_guards(b, out)
+        }
+        Expr::Read(_, x)
+        | Expr::Scale(_, x)
+        | Expr::Div(x, _)
+        | Expr::Mod(x, _)
+        | Expr::Wrap(_, x)
+        | Expr::Not(x) => overflow_guards(x, out),
+        Expr::Const(_) | Expr::Var(_) | Expr::Undef => true,
+        Expr::Nondet(..) | Expr::Call(..) => false,
+    }
+}
+
+/// Drop the assignments of dead locals and temporaries, and the draws whose only reader
+/// is an `assume` that some value satisfies.
+fn dead_assignments(cfg: &mut Cfg) -> usize {
+    let live = super::live_vars(cfg, &BTreeSet::new());
+    let mut preds: BTreeMap<NodeId, usize> = BTreeMap::new();
+    for n in cfg.nodes.indices() {
+        if cfg.nodes[n].proc.is_some() {
+            for s in succs(cfg, n) {
+                *preds.entry(s).or_default() += 1;
+            }
+        }
+    }
+    let mut changed = 0;
+    for n in cfg.nodes.indices() {
+        let Some(p) = cfg.nodes[n].proc else { continue };
+        let NodeKind::Assign { lhs, rhs, next } = &cfg.nodes[n].kind else {
+            continue;
+        };
+        let next = *next;
+        let dead = |y: &VarId, e: &Expr| own(cfg, p, *y) && !live[next].contains(y) && !may_stop(e);
+        let keep: Vec<bool> = lhs.iter().zip(rhs).map(|(y, e)| !dead(y, e)).collect();
+        if keep.iter().any(|k| !k) {
+            cfg.nodes[n].kind = keep_pairs(lhs, rhs, next, &keep);
+            changed += 1;
+            continue;
+        }
+        // `x = u; assume(c(x))` with `x` dead after the assume and `c` satisfiable.
+        let ([x], [Expr::Undef]) = (lhs.as_slice(), rhs.as_slice()) else {
+            continue;
+        };
+        let x = *x;
+        let NodeKind::Assume { cond, next: after } = &cfg.nodes[next].kind else {
+            continue;
+        };
+        let after = *after;
+        if preds.get(&next) != Some(&1)
+            || cfg.bounds_guards.contains(&next)
+            || cfg.reuse_guards.contains(&next)
+            || !own(cfg, p, x)
+            || live[after].contains(&x)
+            || may_stop(cond)
+            || cond.vars().iter().any(|v| *v != x)
+            || !satisfiable(cond, x)
+        {
+            continue;
+        }
+        cfg.nodes[n].kind = NodeKind::Skip { next: after };
+        cfg.nodes[next].kind = NodeKind::Skip { next: after };
+        changed += 1;
+    }
+    changed
+}
+
+/// Whether some value of `x` satisfies `cond` (a condition over `x` alone, without
+/// reads or `u`), tried at the constants of `cond`, their neighbours and 0. `false`
+/// means only that none of those does.
+fn satisfiable(cond: &Expr, x: VarId) -> bool {
+    let mut tries = vec![BigInt::zero()];
+    let mut plain = true;
+    cond.visit(&mut |e| match e {
+        Expr::Const(c) => tries.extend([c - 1, c.clone(), c + 1]),
+        Expr::Read(..) | Expr::Undef | Expr::Nondet(..) | Expr::Call(..) => plain = false,
+        _ => {}
+    });
+    plain
+        && tries.into_iter().any(|c| {
+            let known = BTreeMap::from([(x, c)]);
+            value(cond, &known).is_some_and(|v| !v.is_zero())
+        })
+}
+
+#[cfg(test)]
+mod tests;
