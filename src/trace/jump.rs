@@ -294,12 +294,14 @@ fn frames(cfg: &Cfg, path: &[NodeId]) -> Vec<(usize, usize)> {
 /// Whether an iteration can be jumped over: it visits no node twice (so the calls it
 /// makes return within it and are not recursive), has only assignments, tests, array
 /// writes, skips, calls and returns, and draws no `u` (a model of the jump cannot say
-/// what each iteration draws, so the run would not follow it).
+/// what each iteration draws, so the run would not follow it). The count of an inner
+/// accelerated loop that the iteration does not take (its test goes on to the original
+/// body) is no draw: the run, given no value for it, does not take it either.
 fn simple(cfg: &Cfg, it: &[NodeId]) -> bool {
     let mut seen = BTreeSet::new();
-    it.iter().all(|n| {
+    it.iter().enumerate().all(|(j, n)| {
         seen.insert(*n)
-            && !draws(cfg, *n)
+            && (!draws(cfg, *n) || untaken_count(cfg, it, j))
             && matches!(
                 cfg.nodes.get(*n).map(|x| &x.kind),
                 Some(
@@ -313,6 +315,14 @@ fn simple(cfg: &Cfg, it: &[NodeId]) -> bool {
                 )
             )
     })
+}
+
+/// Whether `it[j]` is an accelerated loop's count whose test, next in the (cyclic)
+/// iteration, leaves it for the original body or the next alternative.
+fn untaken_count(cfg: &Cfg, it: &[NodeId], j: usize) -> bool {
+    let at = |k: usize| it[(j + k) % it.len()];
+    cfg.accel.contains_key(&it[j])
+        && matches!(cfg.nodes[at(1)].kind, NodeKind::Branch { els, .. } if els == at(2))
 }
 
 /// Whether node `n` draws a `u` (or an accelerated loop's count).
