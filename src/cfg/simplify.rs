@@ -7,13 +7,14 @@
 //!   dropped from its assignment.
 //! - **Tests with no effect.** A branch whose two successors lead, through `skip`s only,
 //!   to the same node becomes a `skip`: its guard is evaluated for nothing. (An array
-//!   read in it has no effect either: its bounds are guarded, checked or harmless in
-//!   separate nodes; see [`super::bounds`].)
-//! - **Assignments nobody reads.** A pair whose target, a local or temporary of the
-//!   procedure, is dead after the node ([`super::live_vars`]) is dropped: `#read = a[j]`
-//!   once the test that read it is gone. So is a draw `x = u` followed by an `assume`
-//!   over `x` alone when `x` is dead after the `assume` and some value satisfies it (the
-//!   range of a C local declared in a loop's body): the pair lets every execution through.
+//!   read in it has no effect either where its bounds are guarded or checked in separate
+//!   nodes, see [`super::bounds`]; under EUREKA's rule a read out of bounds draws an
+//!   input, and the test stays.)
+//! - **Assignments nobody reads.** A pair whose target, a temporary of the procedure, is
+//!   dead after the node ([`super::live_vars`]) is dropped (`#read = a[j]` once the test
+//!   that read it is gone), unless it draws: a `u`, or a read out of bounds under EUREKA's
+//!   rule, is an input of the run, and the inputs a list gives (`lpmc run --inputs`) keep
+//!   their order. Variables of the program stay, so that traces show them.
 //!
 //! An expression with a signed overflow ([`Expr::Overflow`]) ends an execution where it
 //! overflows: an assignment with one is never dropped, and a test with no effect becomes
@@ -26,7 +27,6 @@ use super::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::sema::{fold, CmpOp, Expr, VarKind};
 use num_bigint::BigInt;
-use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Simplify `cfg` in place (see the module documentation); returns how many nodes changed.
@@ -184,7 +184,7 @@ fn no_effect_tests(cfg: &mut Cfg, p: ProcId) -> usize {
             continue;
         };
         let to = past_skips(cfg, *then);
-        if to != past_skips(cfg, *els) {
+        if to != past_skips(cfg, *els) || draws(cfg, cond) {
             continue;
         }
         cfg.nodes[n].kind = if may_stop(cond) {
@@ -240,18 +240,30 @@ fn overflow_guards(e: &Expr, out: &mut Vec<Expr>) -> bool {
     }
 }
 
-/// Drop the assignments of dead locals and temporaries, and the draws whose only reader
-/// is an `assume` that some value satisfies.
+/// Whether evaluating `e` may draw an input: a `u`, or a read out of its array's bounds
+/// under EUREKA's rule (a CFG without bounds guards or checks).
+fn draws(cfg: &Cfg, e: &Expr) -> bool {
+    draws_with(
+        cfg.bounds_guards.is_empty() && cfg.bounds_checks.is_empty(),
+        e,
+    )
+}
+
+/// [`draws`], told whether reads draw.
+fn draws_with(reads_draw: bool, e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        found |= matches!(x, Expr::Undef) || (reads_draw && matches!(x, Expr::Read(..)))
+    });
+    found
+}
+
+/// Drop the assignments of dead temporaries that draw nothing: a `u` is an input of the
+/// run (`lpmc run --inputs` gives them in order), and so is a read out of its array's
+/// bounds under EUREKA's rule (no bounds guards or checks in the CFG).
 fn dead_assignments(cfg: &mut Cfg) -> usize {
     let live = super::live_vars(cfg, &BTreeSet::new());
-    let mut preds: BTreeMap<NodeId, usize> = BTreeMap::new();
-    for n in cfg.nodes.indices() {
-        if cfg.nodes[n].proc.is_some() {
-            for s in succs(cfg, n) {
-                *preds.entry(s).or_default() += 1;
-            }
-        }
-    }
+    let reads_draw = cfg.bounds_guards.is_empty() && cfg.bounds_checks.is_empty();
     let mut changed = 0;
     for n in cfg.nodes.indices() {
         let Some(p) = cfg.nodes[n].proc else { continue };
@@ -259,56 +271,19 @@ fn dead_assignments(cfg: &mut Cfg) -> usize {
             continue;
         };
         let next = *next;
-        let dead = |y: &VarId, e: &Expr| own(cfg, p, *y) && !live[next].contains(y) && !may_stop(e);
+        let dead = |y: &VarId, e: &Expr| {
+            matches!(cfg.vars[*y].kind, VarKind::Temp(q) if q == p)
+                && !live[next].contains(y)
+                && !may_stop(e)
+                && !draws_with(reads_draw, e)
+        };
         let keep: Vec<bool> = lhs.iter().zip(rhs).map(|(y, e)| !dead(y, e)).collect();
         if keep.iter().any(|k| !k) {
             cfg.nodes[n].kind = keep_pairs(lhs, rhs, next, &keep);
             changed += 1;
-            continue;
         }
-        // `x = u; assume(c(x))` with `x` dead after the assume and `c` satisfiable.
-        let ([x], [Expr::Undef]) = (lhs.as_slice(), rhs.as_slice()) else {
-            continue;
-        };
-        let x = *x;
-        let NodeKind::Assume { cond, next: after } = &cfg.nodes[next].kind else {
-            continue;
-        };
-        let after = *after;
-        if preds.get(&next) != Some(&1)
-            || cfg.bounds_guards.contains(&next)
-            || cfg.reuse_guards.contains(&next)
-            || !own(cfg, p, x)
-            || live[after].contains(&x)
-            || may_stop(cond)
-            || cond.vars().iter().any(|v| *v != x)
-            || !satisfiable(cond, x)
-        {
-            continue;
-        }
-        cfg.nodes[n].kind = NodeKind::Skip { next: after };
-        cfg.nodes[next].kind = NodeKind::Skip { next: after };
-        changed += 1;
     }
     changed
-}
-
-/// Whether some value of `x` satisfies `cond` (a condition over `x` alone, without
-/// reads or `u`), tried at the constants of `cond`, their neighbours and 0. `false`
-/// means only that none of those does.
-fn satisfiable(cond: &Expr, x: VarId) -> bool {
-    let mut tries = vec![BigInt::zero()];
-    let mut plain = true;
-    cond.visit(&mut |e| match e {
-        Expr::Const(c) => tries.extend([c - 1, c.clone(), c + 1]),
-        Expr::Read(..) | Expr::Undef | Expr::Nondet(..) | Expr::Call(..) => plain = false,
-        _ => {}
-    });
-    plain
-        && tries.into_iter().any(|c| {
-            let known = BTreeMap::from([(x, c)]);
-            value(cond, &known).is_some_and(|v| !v.is_zero())
-        })
 }
 
 #[cfg(test)]
