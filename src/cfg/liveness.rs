@@ -17,13 +17,7 @@ pub fn live_vars(cfg: &Cfg, keep: &BTreeSet<VarId>) -> IndexVec<NodeId, BTreeSet
     let globals: BTreeSet<VarId> = cfg.globals.iter().copied().collect();
     let mut live: Vec<BTreeSet<VarId>> = vec![globals.clone(); n];
     // Intraprocedural successors (a call continues at its return point).
-    let succ = |v: NodeId| -> Vec<NodeId> {
-        match &cfg.nodes[v].kind {
-            NodeKind::Call { ret_point, .. } => vec![*ret_point],
-            NodeKind::Exit => vec![],
-            _ => cfg.succs(v),
-        }
-    };
+    let succ = |v: NodeId| super::simplify::intra_succs(cfg, v);
     let uses = |e: &Expr, out: &mut BTreeSet<VarId>| out.extend(e.vars());
     // The predecessors of the nodes with an instantiated read (see below).
     let mut inst_preds: std::collections::BTreeMap<NodeId, Vec<NodeId>> =

@@ -56,7 +56,7 @@ fn nodes_of(cfg: &Cfg, p: ProcId) -> Vec<NodeId> {
 }
 
 /// Intraprocedural successors: a call continues at its return point, an exit nowhere.
-fn succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
+pub(super) fn intra_succs(cfg: &Cfg, n: NodeId) -> Vec<NodeId> {
     match &cfg.nodes[n].kind {
         NodeKind::Call { ret_point, .. } => vec![*ret_point],
         NodeKind::Exit => Vec::new(),
@@ -106,7 +106,7 @@ fn known_constants(cfg: &Cfg, p: ProcId) -> BTreeMap<NodeId, BTreeMap<VarId, Big
             NodeKind::Call { .. } => out.retain(|v, _| own(cfg, p, *v)),
             _ => {}
         }
-        for s in succs(cfg, n) {
+        for s in intra_succs(cfg, n) {
             let merged = match at.get(&s) {
                 None => out.clone(),
                 Some(old) => old
