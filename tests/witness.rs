@@ -116,8 +116,11 @@ fn round_trip(
             file.display()
         ));
     }
+    // A safety net, not a measure: the replay's own bound is counted steps. The largest
+    // witness of the sample (a search's run with 200 000 inputs, one waypoint each) takes
+    // seconds to read, monitor and replay, and the sample's tests share two cores.
     let v = lpmc()
-        .args(["validate", "--timeout", "20", "--witness"])
+        .args(["validate", "--timeout", "60", "--witness"])
         .arg(&w)
         .arg(file)
         .output()

@@ -13,12 +13,35 @@ use std::collections::BTreeSet;
 /// every instantiated read in their scope: a refinement learnt that forgetting them made
 /// the read rule pair a state with partners of other runs.
 pub fn live_vars(cfg: &Cfg, keep: &BTreeSet<VarId>) -> IndexVec<NodeId, BTreeSet<VarId>> {
+    live_among(cfg, keep, |_| true)
+}
+
+/// [`live_vars`] restricted to the variables where `tracked` holds (the others are in no
+/// set): the same sets intersected with them, but smaller to compute when few are.
+pub fn live_among(
+    cfg: &Cfg,
+    keep: &BTreeSet<VarId>,
+    tracked: impl Fn(VarId) -> bool,
+) -> IndexVec<NodeId, BTreeSet<VarId>> {
     let n = cfg.nodes.len();
-    let globals: BTreeSet<VarId> = cfg.globals.iter().copied().collect();
+    let globals: BTreeSet<VarId> = cfg
+        .globals
+        .iter()
+        .copied()
+        .filter(|v| tracked(*v))
+        .collect();
     let mut live: Vec<BTreeSet<VarId>> = vec![globals.clone(); n];
     // Intraprocedural successors (a call continues at its return point).
     let succ = |v: NodeId| super::simplify::intra_succs(cfg, v);
-    let uses = |e: &Expr, out: &mut BTreeSet<VarId>| out.extend(e.vars());
+    let uses = |e: &Expr, out: &mut BTreeSet<VarId>| {
+        e.visit(&mut |x| {
+            if let Expr::Var(v) = x {
+                if tracked(*v) {
+                    out.insert(*v);
+                }
+            }
+        })
+    };
     // The predecessors of the nodes with an instantiated read (see below).
     let mut inst_preds: std::collections::BTreeMap<NodeId, Vec<NodeId>> =
         cfg.inst_reads.keys().map(|n| (*n, Vec::new())).collect();
@@ -30,73 +53,107 @@ pub fn live_vars(cfg: &Cfg, keep: &BTreeSet<VarId>) -> IndexVec<NodeId, BTreeSet
             }
         }
     }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for v in (0..n).rev() {
-            let node = NodeId(v as u32);
-            let mut out: BTreeSet<VarId> = globals.clone();
-            for s in succ(node) {
-                out.extend(live[s.0 as usize].iter().copied());
+    // The predecessors of every node, to revisit them when a node's set grows.
+    let mut preds: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for v in 0..n {
+        let node = NodeId(v as u32);
+        for s in succ(node) {
+            preds[s.0 as usize].push(node);
+        }
+    }
+    // Array sizes of VLAs are read by every access of their procedure; keep them live.
+    let mut vla_sizes: std::collections::BTreeMap<Option<crate::ids::ProcId>, Vec<VarId>> =
+        std::collections::BTreeMap::new();
+    for info in cfg.arrays.iter() {
+        if let crate::sema::ArraySize::Dynamic(sv) = info.size {
+            if tracked(sv) {
+                vla_sizes.entry(info.proc).or_default().push(sv);
             }
-            let mut inn = out;
-            match &cfg.nodes[node].kind {
-                NodeKind::Assign { lhs, rhs, .. } => {
-                    for y in lhs {
-                        inn.remove(y);
-                    }
-                    rhs.iter().for_each(|e| uses(e, &mut inn));
+        }
+    }
+    // A worklist, first in reverse node order (mostly backwards along the edges). The sets
+    // only grow, so each node is revisited only when a successor's set (or, at an
+    // instantiated read, a predecessor's) grew.
+    let mut queued = vec![true; n];
+    let mut work: std::collections::VecDeque<usize> = (0..n).rev().collect();
+    while let Some(v) = work.pop_front() {
+        queued[v] = false;
+        let node = NodeId(v as u32);
+        let mut out: BTreeSet<VarId> = globals.clone();
+        for s in succ(node) {
+            out.extend(live[s.0 as usize].iter().copied());
+        }
+        let mut inn = out;
+        match &cfg.nodes[node].kind {
+            NodeKind::Assign { lhs, rhs, .. } => {
+                for y in lhs {
+                    inn.remove(y);
                 }
-                NodeKind::ArrayWrite { index, value, .. } => {
-                    uses(index, &mut inn);
-                    uses(value, &mut inn);
-                }
-                NodeKind::ArrayInit { values, .. } => {
-                    values.iter().flatten().for_each(|e| uses(e, &mut inn));
-                }
-                NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => {
-                    uses(cond, &mut inn)
-                }
-                NodeKind::Call { args, .. } => args.iter().for_each(|e| uses(e, &mut inn)),
-                NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop => {}
+                rhs.iter().for_each(|e| uses(e, &mut inn));
             }
-            // At an instantiated read, a variable live before the node also links the
-            // state to its partner (the partner is taken at the same values of every
-            // other variable): `m = a[i]` needs the old `m` of the partner where
-            // `a[i] < m`, and `assert(m <= a[j])` the bounds `lo ≤ j < hi` that make the
-            // partner's `m ≤ a_k` apply. Forgetting them there would lose the read's
-            // precision (not soundness).
-            if let Some(ps) = inst_preds.get(&node) {
-                for p in ps {
-                    inn.extend(live[p.0 as usize].iter().copied());
-                }
-                if !keep.is_empty() {
-                    inn.extend(cfg.in_scope(node).into_iter().filter(|v| keep.contains(v)));
-                }
-                // The read's temporaries are set by the read itself (the instantiation
-                // forgets their old values): dead before it. Kept, a loop would carry
-                // the previous iteration's read value all around.
-                for t in cfg.inst_reads[&node].temps() {
-                    inn.remove(&t);
-                }
-                // With two ghosts the read's expression has no cells: the instantiation
-                // reads the state's and the partner's cells.
-                if let Some(s) = &cfg.inst_reads[&node].second {
-                    inn.extend(s.pairs.iter().flat_map(|(a, b)| [*a, *b]));
-                }
+            NodeKind::ArrayWrite { index, value, .. } => {
+                uses(index, &mut inn);
+                uses(value, &mut inn);
             }
-            // Array sizes of VLAs are read by every access; keep them live.
-            for (a, info) in cfg.arrays.iter_enumerated() {
-                let _ = a;
-                if let crate::sema::ArraySize::Dynamic(sv) = info.size {
-                    if cfg.nodes[node].proc == info.proc {
-                        inn.insert(sv);
-                    }
-                }
+            NodeKind::ArrayInit { values, .. } => {
+                values.iter().flatten().for_each(|e| uses(e, &mut inn));
             }
-            if inn != live[v] {
-                live[v] = inn;
-                changed = true;
+            NodeKind::Branch { cond, .. } | NodeKind::Assume { cond, .. } => uses(cond, &mut inn),
+            NodeKind::Call { args, .. } => args.iter().for_each(|e| uses(e, &mut inn)),
+            NodeKind::Error | NodeKind::Skip { .. } | NodeKind::Exit | NodeKind::Stop => {}
+        }
+        // At an instantiated read, a variable live before the node also links the
+        // state to its partner (the partner is taken at the same values of every
+        // other variable): `m = a[i]` needs the old `m` of the partner where
+        // `a[i] < m`, and `assert(m <= a[j])` the bounds `lo ≤ j < hi` that make the
+        // partner's `m ≤ a_k` apply. Forgetting them there would lose the read's
+        // precision (not soundness).
+        if let Some(ps) = inst_preds.get(&node) {
+            for p in ps {
+                inn.extend(live[p.0 as usize].iter().copied());
+            }
+            if !keep.is_empty() {
+                inn.extend(
+                    cfg.in_scope(node)
+                        .into_iter()
+                        .filter(|v| keep.contains(v) && tracked(*v)),
+                );
+            }
+            // The read's temporaries are set by the read itself (the instantiation
+            // forgets their old values): dead before it. Kept, a loop would carry
+            // the previous iteration's read value all around.
+            for t in cfg.inst_reads[&node].temps() {
+                inn.remove(&t);
+            }
+            // With two ghosts the read's expression has no cells: the instantiation
+            // reads the state's and the partner's cells.
+            if let Some(s) = &cfg.inst_reads[&node].second {
+                inn.extend(
+                    s.pairs
+                        .iter()
+                        .flat_map(|(a, b)| [*a, *b])
+                        .filter(|v| tracked(*v)),
+                );
+            }
+        }
+        if let Some(sizes) = vla_sizes.get(&cfg.nodes[node].proc) {
+            inn.extend(sizes.iter().copied());
+        }
+        if inn == live[v] {
+            continue;
+        }
+        live[v] = inn;
+        // Whose sets read this one: the predecessors, and the instantiated reads after it.
+        let readers = preds[v].iter().copied().chain(
+            succ(node)
+                .into_iter()
+                .filter(|s| inst_preds.contains_key(s)),
+        );
+        for r in readers {
+            let r = r.0 as usize;
+            if !queued[r] {
+                queued[r] = true;
+                work.push_back(r);
             }
         }
     }

@@ -27,7 +27,7 @@ use super::{Cfg, NodeKind};
 use crate::ids::{NodeId, ProcId, VarId};
 use crate::sema::{fold, CmpOp, Expr, VarKind};
 use num_bigint::BigInt;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Simplify `cfg` in place (see the module documentation); returns how many nodes changed.
 pub fn simplify(cfg: &mut Cfg) -> usize {
@@ -76,23 +76,29 @@ fn may_stop(e: &Expr) -> bool {
     found
 }
 
+/// The variables with a known constant value at a point: a persistent map, since most
+/// nodes pass on their predecessor's map unchanged (a clone shares it).
+type Known = imbl::OrdMap<VarId, BigInt>;
+
 /// The constant value of `e` where the variables of `known` have their values.
-fn value(e: &Expr, known: &BTreeMap<VarId, BigInt>) -> Option<BigInt> {
+fn value(e: &Expr, known: &Known) -> Option<BigInt> {
     match fold(e.clone(), &|v| known.get(&v).cloned()) {
         Expr::Const(c) => Some(c),
         _ => None,
     }
 }
 
-/// The constants known before each reachable node of `p` (forward propagation; a join
-/// keeps the variables with one value on every incoming path).
-fn known_constants(cfg: &Cfg, p: ProcId) -> BTreeMap<NodeId, BTreeMap<VarId, BigInt>> {
-    let mut at: BTreeMap<NodeId, BTreeMap<VarId, BigInt>> = BTreeMap::new();
+/// The constants known before each reachable node of `p`, by node index (forward
+/// propagation; a join keeps the variables with one value on every incoming path).
+fn known_constants(cfg: &Cfg, p: ProcId) -> Vec<Option<Known>> {
+    let mut at: Vec<Option<Known>> = vec![None; cfg.nodes.len()];
     let entry = cfg.procs[p].entry;
-    at.insert(entry, BTreeMap::new());
+    at[entry.0 as usize] = Some(Known::new());
     let mut work = vec![entry];
     while let Some(n) = work.pop() {
-        let mut out = at[&n].clone();
+        let Some(mut out) = at[n.0 as usize].clone() else {
+            continue;
+        };
         match &cfg.nodes[n].kind {
             NodeKind::Assign { lhs, rhs, .. } => {
                 let vals: Vec<Option<BigInt>> = rhs.iter().map(|e| value(e, &out)).collect();
@@ -103,20 +109,24 @@ fn known_constants(cfg: &Cfg, p: ProcId) -> BTreeMap<NodeId, BTreeMap<VarId, Big
                     };
                 }
             }
-            NodeKind::Call { .. } => out.retain(|v, _| own(cfg, p, *v)),
+            NodeKind::Call { .. } => {
+                out = out.into_iter().filter(|(v, _)| own(cfg, p, *v)).collect()
+            }
             _ => {}
         }
         for s in intra_succs(cfg, n) {
-            let merged = match at.get(&s) {
+            let slot = &mut at[s.0 as usize];
+            let merged = match slot {
                 None => out.clone(),
+                Some(old) if old.ptr_eq(&out) => continue,
                 Some(old) => old
                     .iter()
-                    .filter(|(v, c)| out.get(v) == Some(c))
+                    .filter(|(v, c)| out.get(*v) == Some(c))
                     .map(|(v, c)| (*v, c.clone()))
                     .collect(),
             };
-            if at.get(&s) != Some(&merged) {
-                at.insert(s, merged);
+            if slot.as_ref() != Some(&merged) {
+                *slot = Some(merged);
                 work.push(s);
             }
         }
@@ -129,7 +139,9 @@ fn same_values(cfg: &mut Cfg, p: ProcId) -> usize {
     let known = known_constants(cfg, p);
     let mut changed = 0;
     for n in nodes_of(cfg, p) {
-        let Some(k) = known.get(&n) else { continue };
+        let Some(k) = &known[n.0 as usize] else {
+            continue;
+        };
         let NodeKind::Assign { lhs, rhs, next } = &cfg.nodes[n].kind else {
             continue;
         };
@@ -262,7 +274,9 @@ fn draws_with(reads_draw: bool, e: &Expr) -> bool {
 /// run (`lpmc run --inputs` gives them in order), and so is a read out of its array's
 /// bounds under EUREKA's rule (no bounds guards or checks in the CFG).
 fn dead_assignments(cfg: &mut Cfg) -> usize {
-    let live = super::live_vars(cfg, &BTreeSet::new());
+    // Only temporaries can go: their liveness alone is computed (small sets).
+    let temp = |v: VarId| matches!(cfg.vars[v].kind, VarKind::Temp(_));
+    let live = super::liveness::live_among(cfg, &BTreeSet::new(), temp);
     let reads_draw = cfg.bounds_guards.is_empty() && cfg.bounds_checks.is_empty();
     let mut changed = 0;
     for n in cfg.nodes.indices() {
