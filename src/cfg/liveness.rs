@@ -42,18 +42,8 @@ pub fn live_among(
             }
         })
     };
-    // The predecessors of the nodes with an instantiated read (see below).
-    let mut inst_preds: std::collections::BTreeMap<NodeId, Vec<NodeId>> =
-        cfg.inst_reads.keys().map(|n| (*n, Vec::new())).collect();
-    for v in 0..n {
-        let node = NodeId(v as u32);
-        for s in succ(node) {
-            if let Some(ps) = inst_preds.get_mut(&s) {
-                ps.push(node);
-            }
-        }
-    }
-    // The predecessors of every node, to revisit them when a node's set grows.
+    // The predecessors of every node: to revisit them when a node's set grows, and for the
+    // instantiated reads (see below).
     let mut preds: Vec<Vec<NodeId>> = vec![Vec::new(); n];
     for v in 0..n {
         let node = NodeId(v as u32);
@@ -108,8 +98,8 @@ pub fn live_among(
         // `a[i] < m`, and `assert(m <= a[j])` the bounds `lo ≤ j < hi` that make the
         // partner's `m ≤ a_k` apply. Forgetting them there would lose the read's
         // precision (not soundness).
-        if let Some(ps) = inst_preds.get(&node) {
-            for p in ps {
+        if cfg.inst_reads.contains_key(&node) {
+            for p in &preds[v] {
                 inn.extend(live[p.0 as usize].iter().copied());
             }
             if !keep.is_empty() {
@@ -147,7 +137,7 @@ pub fn live_among(
         let readers = preds[v].iter().copied().chain(
             succ(node)
                 .into_iter()
-                .filter(|s| inst_preds.contains_key(s)),
+                .filter(|s| cfg.inst_reads.contains_key(s)),
         );
         for r in readers {
             let r = r.0 as usize;
