@@ -10,10 +10,13 @@ use crate::cfg::{Cfg, NodeKind, ERROR_NODE};
 use crate::ids::{ArrayId, Idx, NodeId, ProcId, VarId};
 use crate::sema::{ArraySize, Expr, Range};
 use num_bigint::BigInt;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
+use val::Val;
+
+mod val;
 
 /// Which arbitrary value a node asks for. Occurrences are numbered statically, in
 /// pre-order over the node's expressions (`Assign`: right-hand sides in order;
@@ -207,9 +210,14 @@ pub struct Run {
     pub steps: usize,
     /// The nodes executed, in order (when recording was asked for).
     pub path: Vec<NodeId>,
-    /// Per node of `path`, the variables and array cells it set, with their new values
-    /// (when recording was asked for).
+    /// Per node of `path` up to the recording's `changes_head`, the variables and array
+    /// cells it set, with their new values (when recording was asked for); see
+    /// [`Run::changes_at`] for the others.
     pub changes: Vec<Vec<(String, BigInt)>>,
+    /// The changes of the steps from the recording's `changes_tail` on.
+    tail_changes: Vec<Vec<(String, BigInt)>>,
+    /// The step of `tail_changes`' first entry.
+    tail_from: usize,
     /// The first step at which a signed arithmetic operation overflowed and wrapped (under
     /// `--signed-overflow wrap`, as gcc -fwrapv; C leaves it undefined), if any.
     pub overflow: Option<usize>,
@@ -217,6 +225,17 @@ pub struct Run {
     /// nondet`, where a read there is arbitrary and a write does nothing; C leaves it
     /// undefined), if any.
     pub out_of_bounds: Option<usize>,
+}
+
+impl Run {
+    /// The variables and array cells step `k` set, if the recording kept them.
+    pub fn changes_at(&self, k: usize) -> Option<&[(String, BigInt)]> {
+        if k < self.changes.len() {
+            return Some(&self.changes[k]);
+        }
+        let t = k.checked_sub(self.tail_from)?;
+        self.tail_changes.get(t).map(Vec::as_slice)
+    }
 }
 
 /// Contents of one array instance: explicit cells over a base (zeros, or arbitrary cells
@@ -233,8 +252,8 @@ struct ArrayVal {
 /// run touches), a map above (an array of 10⁹ cells is mostly never touched).
 #[derive(Clone, Debug)]
 enum Cells {
-    Dense(Vec<Option<BigInt>>),
-    Sparse(BTreeMap<i64, BigInt>),
+    Dense(Vec<Option<Val>>),
+    Sparse(BTreeMap<i64, Val>),
 }
 
 /// The largest array whose cells are held in a vector.
@@ -249,13 +268,13 @@ impl Cells {
         }
     }
     /// Cell `i` (`0 ≤ i < size`), if set.
-    fn get(&self, i: i64) -> Option<&BigInt> {
+    fn get(&self, i: i64) -> Option<&Val> {
         match self {
             Cells::Dense(v) => v.get(i as usize)?.as_ref(),
             Cells::Sparse(m) => m.get(&i),
         }
     }
-    fn insert(&mut self, i: i64, x: BigInt) {
+    fn insert(&mut self, i: i64, x: Val) {
         match self {
             Cells::Dense(v) => {
                 let i = i as usize;
@@ -310,7 +329,7 @@ impl Layout {
 
 #[derive(Clone, Debug)]
 struct Frame {
-    vars: Vec<Option<BigInt>>,
+    vars: Vec<Option<Val>>,
     arrays: BTreeMap<ArrayId, ArrayVal>,
     ret_point: NodeId,
 }
@@ -327,7 +346,7 @@ struct Machine<'c, O: Oracle> {
     cfg: &'c Cfg,
     oracle: &'c mut O,
     layout: Layout,
-    globals: Vec<Option<BigInt>>,
+    globals: Vec<Option<Val>>,
     garrays: BTreeMap<ArrayId, ArrayVal>,
     stack: Vec<Frame>,
     /// The first step whose signed arithmetic overflowed (wrapped).
@@ -429,7 +448,10 @@ struct RunLog {
     rec: Recording,
     steps: usize,
     path: Vec<NodeId>,
+    /// The changes of the steps before `rec.changes_head`, one list per step.
     changes: Vec<Vec<(String, BigInt)>>,
+    /// The changes of the steps from `rec.changes_tail` on, one list per step.
+    tail_changes: Vec<Vec<(String, BigInt)>>,
 }
 
 /// Where a step records the variables and array cells it sets, when it records them.
@@ -442,6 +464,7 @@ impl RunLog {
             steps: 0,
             path: Vec::new(),
             changes: Vec::new(),
+            tail_changes: Vec::new(),
         }
     }
 
@@ -458,17 +481,23 @@ impl RunLog {
     /// step's changes go, if they are recorded.
     fn begin_step(&mut self, node: NodeId) -> Changes<'_> {
         let rec = self.rec;
-        let record = rec.path && (self.steps < rec.changes_head || self.steps >= rec.changes_tail);
+        let k = self.steps;
         self.steps += 1;
-        if rec.path {
-            self.path.push(node);
-            // One list per step, when the recording may ask for any (a run of millions of
-            // steps recording only its path would otherwise hold as many empty lists).
-            if rec.changes_head > 0 || rec.changes_tail < usize::MAX {
-                self.changes.push(Vec::new());
-            }
+        if !rec.path {
+            return None;
         }
-        self.changes.last_mut().filter(|_| record)
+        self.path.push(node);
+        // A list only for the steps whose changes are kept (a run of millions of steps
+        // keeping its first and last ones would otherwise hold as many empty lists).
+        let list = if k < rec.changes_head {
+            &mut self.changes
+        } else if k >= rec.changes_tail {
+            &mut self.tail_changes
+        } else {
+            return None;
+        };
+        list.push(Vec::new());
+        list.last_mut()
     }
 
     /// The run, ended with `outcome`.
@@ -478,6 +507,8 @@ impl RunLog {
             steps: self.steps,
             path: self.path,
             changes: self.changes,
+            tail_changes: self.tail_changes,
+            tail_from: self.rec.changes_tail,
             overflow: m.overflow,
             out_of_bounds: m.out_of_bounds,
         }
@@ -594,15 +625,15 @@ impl<'c, O: Oracle> Machine<'c, O> {
         if let ([v], [e]) = (lhs, rhs) {
             let x = self.eval(e, at);
             if let Some(c) = &mut changes {
-                c.push((self.cfg.var_name(*v), x.clone()));
+                c.push((self.cfg.var_name(*v), x.to_big()));
             }
             self.set(*v, x);
             return;
         }
-        let vals: Vec<BigInt> = rhs.iter().map(|e| self.eval(e, at)).collect();
+        let vals: Vec<Val> = rhs.iter().map(|e| self.eval(e, at)).collect();
         for (v, x) in lhs.iter().zip(vals) {
             if let Some(c) = &mut changes {
-                c.push((self.cfg.var_name(*v), x.clone()));
+                c.push((self.cfg.var_name(*v), x.to_big()));
             }
             self.set(*v, x);
         }
@@ -623,7 +654,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
         let arr = self.array_mut(array);
         if let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) {
             if let Some(c) = changes {
-                c.push((format!("{}[{i}]", cfg.arrays[array].name), x.clone()));
+                c.push((format!("{}[{i}]", cfg.arrays[array].name), x.to_big()));
             }
             arr.cells.insert(i, x);
         } else {
@@ -677,11 +708,11 @@ impl<'c, O: Oracle> Machine<'c, O> {
             return Flow::End(Outcome::DepthLimit);
         }
         let cfg = self.cfg;
-        let vals: Vec<BigInt> = args.iter().map(|e| self.eval(e, at)).collect();
+        let vals: Vec<Val> = args.iter().map(|e| self.eval(e, at)).collect();
         let callee = &cfg.procs[proc];
         if let Some(c) = changes {
             for (v, x) in callee.formals.iter().zip(&vals) {
-                c.push((cfg.var_name(*v), x.clone()));
+                c.push((cfg.var_name(*v), x.to_big()));
             }
         }
         let mut vars = vec![None; self.layout.frame_len[proc.index()]];
@@ -704,35 +735,32 @@ impl<'c, O: Oracle> Machine<'c, O> {
         self.cfg.vars[v].kind.proc().is_none()
     }
 
-    fn get(&mut self, v: VarId, at: &At) -> BigInt {
-        let cur = self.peek(v);
-        match cur {
-            Some(x) => x,
-            None => {
-                // Read before any assignment: arbitrary (in the range of a C variable's
-                // type), and stable once read.
-                let x = self.oracle.undef(at.step, at.node, Site::Uninit(v));
-                let x = match self.cfg.vars[v].range {
-                    r @ Range::Int(_) => r.normalize(x),
-                    _ => x,
-                };
-                self.set(v, x.clone());
-                x
-            }
+    fn get(&mut self, v: VarId, at: &At) -> Val {
+        if let Some(x) = self.value(v) {
+            return x.clone();
         }
+        // Read before any assignment: arbitrary (in the range of a C variable's type),
+        // and stable once read.
+        let x = self.oracle.undef(at.step, at.node, Site::Uninit(v));
+        let x = Val::big(match self.cfg.vars[v].range {
+            r @ Range::Int(_) => r.normalize(x),
+            _ => x,
+        });
+        self.set(v, x.clone());
+        x
     }
 
     /// The value of `v` if it has one (no oracle query).
-    fn peek(&self, v: VarId) -> Option<BigInt> {
+    fn value(&self, v: VarId) -> Option<&Val> {
         let slot = self.layout.slot[v.index()] as usize;
         if self.is_global(v) {
-            self.globals[slot].clone()
+            self.globals[slot].as_ref()
         } else {
-            self.stack.last()?.vars.get(slot)?.clone()
+            self.stack.last()?.vars.get(slot)?.as_ref()
         }
     }
 
-    fn set(&mut self, v: VarId, x: BigInt) {
+    fn set(&mut self, v: VarId, x: Val) {
         let slot = self.layout.slot[v.index()] as usize;
         if self.is_global(v) {
             self.globals[slot] = Some(x);
@@ -746,8 +774,8 @@ impl<'c, O: Oracle> Machine<'c, O> {
             ArraySize::Const(n) => *n as i64,
             ArraySize::Dynamic(v) => {
                 let v = *v;
-                let x = self.peek(v).unwrap_or_default();
-                x.to_i64().unwrap_or(0).max(0)
+                let x = self.value(v).and_then(Val::to_i64);
+                x.unwrap_or(0).max(0)
             }
         }
     }
@@ -780,14 +808,16 @@ impl<'c, O: Oracle> Machine<'c, O> {
         })
     }
 
-    fn read(&mut self, a: ArrayId, i: &BigInt, k: u32, at: &At) -> BigInt {
+    fn read(&mut self, a: ArrayId, i: &Val, k: u32, at: &At) -> Val {
         // Arbitrary contents and out-of-range reads of a C array lie in its element
         // type's range.
         let range = self.cfg.arrays[a].range;
         let arr = self.array_mut(a);
-        let arbitrary = |x: BigInt| match range {
-            Range::Int(_) => range.normalize(x),
-            _ => x,
+        let arbitrary = |x: BigInt| {
+            Val::big(match range {
+                Range::Int(_) => range.normalize(x),
+                _ => x,
+            })
         };
         let Some(i) = i.to_i64().filter(|i| *i >= 0 && *i < arr.size) else {
             self.out_of_bounds.get_or_insert(at.step);
@@ -798,7 +828,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
         }
         let x = match arr.havoc_step {
             Some(s) => arbitrary(self.oracle.array_cell(s, a, i)),
-            None => BigInt::zero(),
+            None => Val::Small(0),
         };
         self.array_mut(a).cells.insert(i, x.clone());
         x
@@ -811,10 +841,10 @@ impl<'c, O: Oracle> Machine<'c, O> {
         at.read += r;
     }
 
-    fn eval(&mut self, e: &Expr, at: &mut At) -> BigInt {
-        let b = |x: bool| BigInt::from(x as i64);
+    fn eval(&mut self, e: &Expr, at: &mut At) -> Val {
+        let b = Val::bool;
         match e {
-            Expr::Const(n) => n.clone(),
+            Expr::Const(n) => Val::of(n),
             Expr::Var(v) => self.get(*v, at),
             Expr::Undef => {
                 let k = at.undef;
@@ -822,12 +852,18 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 if let Some(a) = self.cfg.accel.get(&at.node) {
                     // An accelerated loop's count: the oracle learns which ones its guard
                     // allows here.
-                    let range = crate::accel::count_range(a, &|v| self.peek(v));
-                    return self
-                        .oracle
-                        .count(at.step, at.node, Site::Undef(k), range.as_ref());
+                    let small = |v| self.value(v)?.to_i64();
+                    let range = crate::accel::count_range_small(a, &small).unwrap_or_else(|| {
+                        crate::accel::count_range(a, &|v| self.value(v).map(Val::to_big))
+                    });
+                    return Val::big(self.oracle.count(
+                        at.step,
+                        at.node,
+                        Site::Undef(k),
+                        range.as_ref(),
+                    ));
                 }
-                self.oracle.undef(at.step, at.node, Site::Undef(k))
+                Val::big(self.oracle.undef(at.step, at.node, Site::Undef(k)))
             }
             Expr::Read(a, i) => {
                 let k = at.read;
@@ -835,24 +871,30 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 let i = self.eval(i, at);
                 self.read(*a, &i, k, at)
             }
-            Expr::Add(x, y) => self.eval(x, at) + self.eval(y, at),
-            Expr::Sub(x, y) => self.eval(x, at) - self.eval(y, at),
-            Expr::Scale(c, x) => c * self.eval(x, at),
-            Expr::Div(x, c) => self.eval(x, at) / c,
-            Expr::Mod(x, c) => self.eval(x, at) % c,
+            Expr::Add(x, y) => {
+                let l = self.eval(x, at);
+                l.add(&self.eval(y, at))
+            }
+            Expr::Sub(x, y) => {
+                let l = self.eval(x, at);
+                l.sub(&self.eval(y, at))
+            }
+            Expr::Scale(c, x) => self.eval(x, at).scale(c),
+            Expr::Div(x, c) => self.eval(x, at).div(c),
+            Expr::Mod(x, c) => self.eval(x, at).rem(c),
             Expr::Wrap(w, x) => {
                 let v = self.eval(x, at);
                 // A signed wrap right over arithmetic is C's signed overflow (undefined
                 // behaviour; over a conversion it is implementation-defined).
-                if w.signed && self.overflow.is_none() && is_arithmetic(x) && !w.contains(&v) {
+                if w.signed && self.overflow.is_none() && is_arithmetic(x) && !v.fits(*w) {
                     self.overflow = Some(at.step);
                 }
-                w.wrap(&v)
+                v.wrap(*w)
             }
             Expr::Cmp(op, x, y) => {
                 let l = self.eval(x, at);
                 let r = self.eval(y, at);
-                b(op.holds(&l, &r))
+                b(l.holds(*op, &r))
             }
             Expr::Not(x) => b(self.eval(x, at).is_zero()),
             Expr::And(x, y) => {
@@ -885,7 +927,7 @@ impl<'c, O: Oracle> Machine<'c, O> {
                 let v = self.eval(x, at);
                 // Out of range, the run ends after this step (undefined behaviour); the
                 // value itself is never used then.
-                self.undefined |= !w.contains(&v);
+                self.undefined |= !v.fits(*w);
                 v
             }
             Expr::Call(..) | Expr::Nondet(..) => {

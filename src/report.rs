@@ -603,7 +603,7 @@ fn counterexample_run(
     };
     let run = crate::interp::run_with(
         cfg,
-        &mut w.oracle.clone(),
+        &mut &w.oracle,
         crate::interp::Limits {
             max_steps: n + 1,
             ..Default::default()
@@ -621,8 +621,7 @@ fn counterexample_run(
         .map(|(k, &n)| TraceStep {
             step: k,
             changed: run
-                .changes
-                .get(k)
+                .changes_at(k)
                 .map(|c| c.iter().map(|(v, x)| format!("{v} = {x}")).collect())
                 .unwrap_or_default(),
             line: line(n),

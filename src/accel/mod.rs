@@ -54,7 +54,7 @@ use crate::sema::{CmpOp, Expr, Range, VarInfo, VarKind};
 use closure::Closure;
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 use paths::{dim, var_of};
 use std::collections::BTreeSet;
 
@@ -375,100 +375,169 @@ pub struct CountRange {
     pub hi: Option<BigInt>,
 }
 
+/// The integers the counts are computed in: big integers, or machine integers while
+/// every value involved stays far from their bounds (a run's variables are nearly always
+/// small, and a loop whose count is asked for at every iteration asks it millions of
+/// times).
+trait CountInt: Clone + Ord + Integer + Signed + From<u32> {
+    /// `x`, if it is one of these (small enough).
+    fn of(x: &BigInt) -> Option<Self>;
+    fn big(self) -> BigInt;
+    /// `self + y`, if it is one of these.
+    fn sum(&self, y: &Self) -> Option<Self>;
+    /// `self · y`, if it is one of these.
+    fn product(&self, y: &Self) -> Option<Self>;
+}
+
+impl CountInt for BigInt {
+    fn of(x: &BigInt) -> Option<BigInt> {
+        Some(x.clone())
+    }
+    fn big(self) -> BigInt {
+        self
+    }
+    fn sum(&self, y: &BigInt) -> Option<BigInt> {
+        Some(self + y)
+    }
+    fn product(&self, y: &BigInt) -> Option<BigInt> {
+        Some(self * y)
+    }
+}
+
+/// Machine integers below 2^120 in magnitude: the quotients, negations and `± 1` of the
+/// interval computation then cannot overflow.
+const SMALL_COUNT: i128 = 1 << 120;
+
+impl CountInt for i128 {
+    fn of(x: &BigInt) -> Option<i128> {
+        x.to_i128().filter(|x| x.abs() < SMALL_COUNT)
+    }
+    fn big(self) -> BigInt {
+        BigInt::from(self)
+    }
+    fn sum(&self, y: &i128) -> Option<i128> {
+        self.checked_add(*y).filter(|x| x.abs() < SMALL_COUNT)
+    }
+    fn product(&self, y: &i128) -> Option<i128> {
+        self.checked_mul(*y).filter(|x| x.abs() < SMALL_COUNT)
+    }
+}
+
 /// An interval of counts; `None` bounds are infinite.
-type Interval = (Option<BigInt>, Option<BigInt>);
+type Interval<T> = (Option<T>, Option<T>);
 
 /// The counts `a`'s guard allows in the state `value` gives (`None` if a variable has no
 /// value yet, or no count is allowed).
 pub fn count_range(a: &AccelCount, value: &dyn Fn(VarId) -> Option<BigInt>) -> Option<CountRange> {
-    let interval = |atoms: &[CountAtom]| -> Option<Interval> {
-        let mut lo: Option<BigInt> = None;
-        let mut hi: Option<BigInt> = None;
+    count_range_in(a, value).flatten()
+}
+
+/// [`count_range`] on machine integers, for a state whose values `value` gives as `i64`:
+/// `None` if a variable has no value or one does not fit (or an intermediate value
+/// would not), and [`count_range`] must answer.
+pub fn count_range_small(
+    a: &AccelCount,
+    value: &dyn Fn(VarId) -> Option<i64>,
+) -> Option<Option<CountRange>> {
+    count_range_in::<i128>(a, &|v| value(v).map(i128::from))
+}
+
+/// [`count_range`] in `T`; the outer `None`: a value could not be computed in `T` (a
+/// variable without a value, or a value too big for `T`).
+fn count_range_in<T: CountInt>(
+    a: &AccelCount,
+    value: &dyn Fn(VarId) -> Option<T>,
+) -> Option<Option<CountRange>> {
+    let interval = |atoms: &[CountAtom]| -> Option<Interval<T>> {
+        let mut lo: Option<T> = None;
+        let mut hi: Option<T> = None;
         let mut empty = false;
         for at in atoms {
             let r = eval(&at.rest, value)?;
-            let k = &at.coef;
+            let k = T::of(&at.coef)?;
             // k·n + r ≤ 0 (= 0).
             if k.is_zero() {
                 empty |= if at.eq { !r.is_zero() } else { r.is_positive() };
                 continue;
             }
             let (l, u) = if at.eq {
-                if !(-&r).is_multiple_of(k) {
+                if !(-r.clone()).is_multiple_of(&k) {
                     empty = true;
                     continue;
                 }
-                let x = -&r / k;
+                let x = -r / k;
                 (Some(x.clone()), Some(x))
             } else if k.is_positive() {
-                (None, Some((-&r).div_floor(k)))
+                (None, Some((-r).div_floor(&k)))
             } else {
                 (Some(r.div_ceil(&-k)), None)
             };
             if let Some(l) = l {
-                lo = Some(lo.map_or(l.clone(), |x: BigInt| x.max(l)));
+                lo = Some(lo.map_or(l.clone(), |x: T| x.max(l)));
             }
             if let Some(u) = u {
-                hi = Some(hi.map_or(u.clone(), |x: BigInt| x.min(u)));
+                hi = Some(hi.map_or(u.clone(), |x: T| x.min(u)));
             }
         }
         if empty {
-            return Some((Some(BigInt::from(1)), Some(BigInt::from(0))));
+            return Some((Some(T::one()), Some(T::zero())));
         }
         Some((lo, hi))
     };
     let (lo, hi) = interval(&a.all)?;
-    let lo = lo.unwrap_or(BigInt::from(a.min)).max(BigInt::from(a.min));
-    let forbidden: Vec<Interval> = a
+    let min = T::from(a.min);
+    let lo = lo.unwrap_or(min.clone()).max(min);
+    let forbidden: Vec<Interval<T>> = a
         .none_of
         .iter()
         .map(|q| interval(q))
         .collect::<Option<_>>()?;
-    let inside = |x: &BigInt, (l, u): &Interval| {
+    let inside = |x: &T, (l, u): &Interval<T>| {
         l.as_ref().is_none_or(|l| l <= x) && u.as_ref().is_none_or(|u| x <= u)
     };
     // The least allowed count: step over the forbidden intervals upwards.
     let mut least = lo.clone();
     loop {
         match forbidden.iter().find(|f| inside(&least, f)) {
-            Some((_, Some(u))) => least = u + 1,
-            Some((_, None)) => return None,
+            Some((_, Some(u))) => least = u.clone() + T::one(),
+            Some((_, None)) => return Some(None),
             None => break,
         }
         if hi.as_ref().is_some_and(|h| least > *h) {
-            return None;
+            return Some(None);
         }
     }
     if hi.as_ref().is_some_and(|h| least > *h) {
-        return None;
+        return Some(None);
     }
     // The greatest: downwards from the upper bound, if there is one.
     let greatest = match hi {
         None => None,
         Some(mut g) => loop {
             match forbidden.iter().find(|f| inside(&g, f)) {
-                Some((Some(l), _)) => g = l - 1,
-                Some((None, _)) => return None,
+                Some((Some(l), _)) => g = l.clone() - T::one(),
+                Some((None, _)) => return Some(None),
                 None => break Some(g),
             }
         },
     };
-    Some(CountRange {
-        lo: least,
-        hi: greatest,
-    })
+    Some(Some(CountRange {
+        lo: least.big(),
+        hi: greatest.map(T::big),
+    }))
 }
 
-/// The value of a linear expression over variables with known values.
-fn eval(e: &Expr, value: &dyn Fn(VarId) -> Option<BigInt>) -> Option<BigInt> {
-    Some(match e {
-        Expr::Const(c) => c.clone(),
-        Expr::Var(v) => value(*v)?,
-        Expr::Add(a, b) => eval(a, value)? + eval(b, value)?,
-        Expr::Sub(a, b) => eval(a, value)? - eval(b, value)?,
-        Expr::Scale(k, a) => k * eval(a, value)?,
-        _ => return None,
-    })
+/// The value of a linear expression over variables with known values (`None`: a
+/// variable without one, or a value that does not fit in `T`).
+fn eval<T: CountInt>(e: &Expr, value: &dyn Fn(VarId) -> Option<T>) -> Option<T> {
+    match e {
+        Expr::Const(c) => T::of(c),
+        Expr::Var(v) => value(*v),
+        Expr::Add(a, b) => eval(a, value)?.sum(&eval(b, value)?),
+        Expr::Sub(a, b) => eval(a, value)?.sum(&-eval(b, value)?),
+        Expr::Scale(k, a) => T::of(k)?.product(&eval(a, value)?),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -59,6 +59,16 @@ fn value(cfg: &Cfg, vals: &[(&str, i64)]) -> impl Fn(VarId) -> Option<BigInt> {
     move |v| map.get(&v).cloned()
 }
 
+/// The counts `a` allows in the state `vals`, by [`count_range`]; on machine integers
+/// ([`count_range_small`]) they must be the same.
+fn counts(a: &AccelCount, cfg: &Cfg, vals: &[(&str, i64)]) -> Option<CountRange> {
+    let r = count_range(a, &value(cfg, vals));
+    let small = value(cfg, vals);
+    let s = count_range_small(a, &|v| small(v).and_then(|x| x.to_i64()));
+    assert_eq!(s, Some(r.clone()), "machine integers against big ones");
+    r
+}
+
 #[test]
 fn a_translation_loop_gets_its_closure() {
     let c = cfg(
@@ -72,9 +82,9 @@ fn a_translation_loop_gets_its_closure() {
     assert_eq!(t[0].0, "assume((((i + $n) <= 100) && (1 <= $n)))");
     let a = c.accel.values().next().unwrap();
     assert_eq!(a.min, 1);
-    let r = count_range(a, &value(&c, &[("i", 0), ("s", 7)])).unwrap();
+    let r = counts(a, &c, &[("i", 0), ("s", 7)]).unwrap();
     assert_eq!((r.lo, r.hi), (BigInt::from(1), Some(BigInt::from(100))));
-    assert_eq!(count_range(a, &value(&c, &[("i", 100), ("s", 0)])), None);
+    assert_eq!(counts(a, &c, &[("i", 100), ("s", 0)]), None);
     // Every edge into the loop head goes to the alternatives first.
     let first = *c.accel.keys().next().unwrap();
     let into_first = c
@@ -122,9 +132,9 @@ fn each_branch_of_the_body_is_a_path() {
     assert_eq!(t[1].1, "x = (x + 2*$n)");
     // The first phase ends at the branch's bound, the second at the loop's.
     let a: Vec<&AccelCount> = c.accel.values().collect();
-    let r = count_range(a[0], &value(&c, &[("x", 0)])).unwrap();
+    let r = counts(a[0], &c, &[("x", 0)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from(0xfff1)));
-    let r = count_range(a[1], &value(&c, &[("x", 0xfff1)])).unwrap();
+    let r = counts(a[1], &c, &[("x", 0xfff1)]).unwrap();
     // 0xfff1 + 2n, the last iteration starting below 0x0fffffff.
     assert_eq!(r.hi, Some(BigInt::from((0x0fffffff - 0xfff1 + 1) / 2)));
 }
@@ -137,10 +147,10 @@ fn a_wrap_ends_the_accelerated_range() {
     );
     let a = c.accel.values().next().expect("accelerated");
     // From c = 0: up to c = 255, the wrapping iteration stays with the body.
-    let r = count_range(a, &value(&c, &[("c", 0), ("i", 0)])).unwrap();
+    let r = counts(a, &c, &[("c", 0), ("i", 0)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from(255)));
-    assert_eq!(count_range(a, &value(&c, &[("c", 255), ("i", 255)])), None);
-    let r = count_range(a, &value(&c, &[("c", 0), ("i", 256)])).unwrap();
+    assert_eq!(counts(a, &c, &[("c", 255), ("i", 255)]), None);
+    let r = counts(a, &c, &[("c", 0), ("i", 256)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from(44)));
 }
 
@@ -153,7 +163,7 @@ fn an_unsigned_countdown_stops_before_it_wraps() {
     let t = transitions(&c);
     assert_eq!(t[0].1, "x = (x - 2*$n)");
     let a = c.accel.values().next().unwrap();
-    let r = count_range(a, &value(&c, &[("x", 0x0ffffff1)])).unwrap();
+    let r = counts(a, &c, &[("x", 0x0ffffff1)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from((0x0ffffff1 - 1) / 2)));
 }
 
@@ -183,9 +193,9 @@ fn a_reset_the_path_reads_starts_the_transition_at_two() {
     );
     let a = c.accel.values().next().expect("accelerated");
     assert_eq!(a.min, 2);
-    let r = count_range(a, &value(&c, &[("i", 0), ("f", 5)])).unwrap();
+    let r = counts(a, &c, &[("i", 0), ("f", 5)]).unwrap();
     assert_eq!((r.lo, r.hi), (BigInt::from(2), Some(BigInt::from(50))));
-    assert_eq!(count_range(a, &value(&c, &[("i", 0), ("f", -1)])), None);
+    assert_eq!(counts(a, &c, &[("i", 0), ("f", -1)]), None);
 }
 
 #[test]
@@ -196,11 +206,11 @@ fn an_error_inside_the_body_bounds_the_acceleration() {
     );
     let a_ = c.accel.values().next().expect("accelerated");
     // Up to the iteration before the one that takes the error branch.
-    let r = count_range(a_, &value(&c, &[("a", 500), ("e", 0)])).unwrap();
+    let r = counts(a_, &c, &[("a", 500), ("e", 0)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from(500)));
-    let r = count_range(a_, &value(&c, &[("a", -3), ("e", 0)])).unwrap();
+    let r = counts(a_, &c, &[("a", -3), ("e", 0)]).unwrap();
     assert_eq!(r.hi, Some(BigInt::from(1000)));
-    assert_eq!(count_range(a_, &value(&c, &[("a", 0), ("e", 0)])), None);
+    assert_eq!(counts(a_, &c, &[("a", 0), ("e", 0)]), None);
 }
 
 #[test]
@@ -256,7 +266,7 @@ fn a_loop_that_only_checks_cells_jumps_over_iterations() {
         let c = cfg_jumping(name, text);
         let s = skipping(&c);
         assert_eq!(s.len(), 1, "{text}: {:?}", transitions(&c));
-        let range = count_range(s[0], &value(&c, &[("j", 0)]));
+        let range = counts(s[0], &c, &[("j", 0)]);
         assert!(range.is_some(), "{text}: no count from j = 0");
     }
     let c = cfg_jumping(
@@ -265,7 +275,7 @@ fn a_loop_that_only_checks_cells_jumps_over_iterations() {
     );
     let s = skipping(&c)[0];
     // From j = 4: up to the 6 iterations left, each test of `j < 10` holding.
-    let r = count_range(s, &value(&c, &[("j", 4)])).unwrap();
+    let r = counts(s, &c, &[("j", 4)]).unwrap();
     assert_eq!((r.lo, r.hi), (BigInt::from(1), Some(BigInt::from(6))));
 }
 
@@ -293,4 +303,25 @@ fn a_test_that_leaves_the_loop_or_ends_the_run_is_not_jumped_over() {
         "extern void __VERIFIER_assert(int); int main() { int a[10]; for (int j = 0; j < 10; j++) __VERIFIER_assert(a[j] + 1 > a[j]); return 0; }",
     );
     assert!(skipping(&c).is_empty(), "{:?}", transitions(&c));
+}
+
+#[test]
+fn a_count_too_big_for_machine_integers_is_left_to_big_ones() {
+    let big: BigInt = BigInt::from(1) << 125;
+    let e = Expr::Add(
+        Box::new(Expr::Const(big.clone())),
+        Box::new(Expr::Const(BigInt::from(1))),
+    );
+    let small = |_: VarId| None::<i128>;
+    let any = |_: VarId| None::<BigInt>;
+    assert_eq!(eval::<i128>(&e, &small), None);
+    assert_eq!(eval::<BigInt>(&e, &any), Some(big + 1));
+    let near: BigInt = BigInt::from(1) << 119;
+    let twice = Expr::Scale(BigInt::from(2), Box::new(Expr::Const(near.clone())));
+    assert_eq!(
+        eval::<i128>(&twice, &small),
+        None,
+        "2^120 is past the bound"
+    );
+    assert_eq!(eval::<BigInt>(&twice, &any), Some(near * 2));
 }

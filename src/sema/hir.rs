@@ -239,13 +239,18 @@ impl CmpOp {
     }
     /// Evaluate on integers.
     pub fn holds(self, a: &BigInt, b: &BigInt) -> bool {
+        self.holds_ordering(a.cmp(b))
+    }
+    /// Whether `a op b` holds, given how `a` compares with `b`.
+    pub fn holds_ordering(self, o: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
         match self {
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
+            CmpOp::Lt => o == Less,
+            CmpOp::Le => o != Greater,
+            CmpOp::Gt => o == Greater,
+            CmpOp::Ge => o != Less,
+            CmpOp::Eq => o == Equal,
+            CmpOp::Ne => o != Equal,
         }
     }
     /// The operator of the negated comparison.
@@ -352,6 +357,15 @@ impl Width {
                 (0, (1i128 << self.bits) - 1)
             }
         })
+    }
+    /// Whether `x` is in range (as [`Width::contains`], without a big integer).
+    pub fn contains_i64(self, x: i64) -> bool {
+        match self.small_bounds() {
+            Some((lo, hi)) => lo <= x as i128 && x as i128 <= hi,
+            // Wider than 64 bits: every `i64` is in an unsigned type's range only when
+            // it is not negative.
+            None => self.signed || x >= 0,
+        }
     }
     /// Whether `v` is in range.
     pub fn contains(self, v: &BigInt) -> bool {

@@ -412,7 +412,7 @@ fn limits(t: &Trace) -> Limits {
 
 /// The values the interpreter asks for when run with `oracle`, ordered by step.
 fn inputs(cfg: &Cfg, t: &Trace, oracle: &ReplayOracle) -> Vec<InputValue> {
-    let mut o = oracle.clone();
+    let mut o = oracle;
     let mut rec = Recorder {
         inner: &mut o,
         log: Vec::new(),
@@ -471,7 +471,7 @@ pub fn set_input_lines(cfg: &Cfg, t: &Trace, file: &SourceFile, inputs: &mut [In
     }
 }
 
-/// Run the interpreter with (a clone of) the witness's oracle: `Ok` iff it reaches the
+/// Run the interpreter with the witness's oracle: `Ok` iff it reaches the
 /// error node along exactly the trace's path.
 pub fn replay(cfg: &Cfg, t: &Trace, w: &Witness) -> Result<(), ReplayMismatch> {
     if cfg.procs.get(cfg.main).is_none() {
@@ -480,8 +480,7 @@ pub fn replay(cfg: &Cfg, t: &Trace, w: &Witness) -> Result<(), ReplayMismatch> {
     if let Some(i) = t.path.iter().position(|n| cfg.nodes.get(*n).is_none()) {
         return Err(ReplayMismatch(format!("step {i}: no such node")));
     }
-    let mut o = w.oracle.clone();
-    let run = interp::run_with(cfg, &mut o, limits(t), interp::Recording::path());
+    let run = interp::run_with(cfg, &mut &w.oracle, limits(t), interp::Recording::path());
     if let Some(i) = (0..t.path.len().min(run.path.len())).find(|&i| t.path[i] != run.path[i]) {
         return Err(ReplayMismatch(format!(
             "step {i}: the run goes to {} instead of {}",

@@ -42,8 +42,9 @@ impl ReplayOracle {
     }
 }
 
-impl Oracle for ReplayOracle {
-    fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
+impl ReplayOracle {
+    /// The answer to [`Oracle::undef`].
+    fn undef_value(&self, step: usize, node: NodeId, site: Site) -> BigInt {
         let v = match site {
             Site::Undef(_) | Site::OutOfRange(_) => self.sites.get(&(step, node, site)),
             // Keyed by the query first (a witness recorded from a concrete run), else by
@@ -56,11 +57,34 @@ impl Oracle for ReplayOracle {
         v.cloned().unwrap_or_else(BigInt::zero)
     }
 
-    fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
+    /// The answer to [`Oracle::array_cell`].
+    fn cell_value(&self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
         match self.arrays.get(&(init_step, array)) {
             Some(m) => m.cells.get(&index).unwrap_or(&m.default).clone(),
             None => BigInt::zero(),
         }
+    }
+}
+
+impl Oracle for ReplayOracle {
+    fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
+        self.undef_value(step, node, site)
+    }
+
+    fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
+        self.cell_value(init_step, array, index)
+    }
+}
+
+/// The same answers from a shared oracle: a replay needs no copy of the witness (a run
+/// of millions of steps has as many answers).
+impl Oracle for &ReplayOracle {
+    fn undef(&mut self, step: usize, node: NodeId, site: Site) -> BigInt {
+        self.undef_value(step, node, site)
+    }
+
+    fn array_cell(&mut self, init_step: usize, array: ArrayId, index: i64) -> BigInt {
+        self.cell_value(init_step, array, index)
     }
 }
 
