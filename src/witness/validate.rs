@@ -509,8 +509,16 @@ fn correctness(
             ),
         );
     }
-    // With lpmc's own proof as lemmas.
-    let own = match own_proof(loaded, deadline) {
+    // With lpmc's own proof as lemmas. Only invariants can serve as lemmas for the
+    // invariants given: a bounded proof would leave the failed check above as the answer,
+    // so with invariants given the CEGAR engine alone looks for the proof (with the whole
+    // portfolio, which engine finished first would decide the verdict).
+    let engines = if given == 0 {
+        crate::portfolio::EngineChoice::All
+    } else {
+        crate::portfolio::EngineChoice::Cegar
+    };
+    let own = match own_proof(loaded, engines, deadline) {
         Own::Invariants(c) => c,
         Own::Bounded(k) if given == 0 => {
             return done(
@@ -554,9 +562,9 @@ enum Own {
     Nothing,
 }
 
-/// lpmc's own (certified) proof of the program, if its engines find one before the
+/// lpmc's own (certified) proof of the program, if `engines` find one before the
 /// deadline.
-fn own_proof(loaded: &Loaded, deadline: &Deadline) -> Own {
+fn own_proof(loaded: &Loaded, engines: crate::portfolio::EngineChoice, deadline: &Deadline) -> Own {
     let timeout_s = deadline.instant().map(|t| {
         t.saturating_duration_since(std::time::Instant::now())
             .as_secs_f64()
@@ -568,7 +576,7 @@ fn own_proof(loaded: &Loaded, deadline: &Deadline) -> Own {
         timeout_s,
         ..Default::default()
     };
-    let r = crate::portfolio::check(loaded, &opts, crate::portfolio::EngineChoice::All);
+    let r = crate::portfolio::check(loaded, &opts, engines);
     match r.outcome {
         crate::report::Outcome::Safe(p) => match p.bound {
             Some(k) if p.invariants.is_empty() => Own::Bounded(k),
