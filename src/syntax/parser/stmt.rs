@@ -352,7 +352,18 @@ impl<'a> Ctx<'a> {
         } else if self.starts_decl(i) {
             let init_start = i;
             let (j, kind) = self.local_decl(i)?;
-            (j, Some(Box::new(Stmt::new(kind, self.span(init_start, j)))))
+            let span = self.span(init_start, j);
+            // C11 6.8.5: the declaration of a `for` declares objects only.
+            if !matches!(kind, StmtKind::Decl(_)) {
+                return fail(
+                    j,
+                    span,
+                    "a `for` loop's declaration may only declare variables".to_string(),
+                    "not a variable declaration",
+                    Some("declare it before the loop"),
+                );
+            }
+            (j, Some(Box::new(Stmt::new(kind, span))))
         } else {
             let (j, s) = self.simple_stmt(i)?;
             let (j, _) = self.semi(j, " after `for` initialisation")?;

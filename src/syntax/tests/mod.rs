@@ -458,6 +458,14 @@ fn diagnostics() {
     let (l, c, m) = error_at("int main() {\n  if (x > 1 {\n}");
     assert_eq!((l, c), (2, 13));
     assert!(m.starts_with("expected `)` after condition"), "{m}");
+    // A `for` declaration declares variables only (C11 6.8.5); a typedef there is
+    // reported at the declaration, whatever its form.
+    for init in ["typedef int i = 0;", "typedef unsigned t;", "int f(int);"] {
+        let text = format!("int main() {{\n  for ({init} i < 3; i++) ;\n}}");
+        let (l, c, m) = error_at(&text);
+        assert_eq!((l, c), (2, 8), "{init}: {m}");
+        assert_eq!(m, "a `for` loop's declaration may only declare variables");
+    }
     let (l, c, m) = error_at("int main() {\n  x, y = 1;\n}");
     assert_eq!((l, c), (2, 3));
     assert_eq!(m, "parallel assignment has 2 targets but 1 value");
