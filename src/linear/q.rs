@@ -256,13 +256,31 @@ impl Q {
         }
     }
 
-    /// An operation over [`BigRational`], for values not both small. Counted as work
-    /// ([`crate::limits::add_work`]) by the product of the operands' sizes in 64-bit
-    /// words: the reduction's gcd takes time quadratic in the sizes, and on values this
+    /// An operation for values not both small: on `i128` parts (`wide`) when both values
+    /// have such parts and the result's do too, else over [`BigRational`]. Counted as
+    /// work ([`crate::limits::add_work`]) by the product of the operands' sizes in 64-bit
+    /// words, whichever route computes it, so that the count does not depend on the
+    /// route: the reduction's gcd takes time quadratic in the sizes, and on values this
     /// large it is where the time of an exact projection goes.
-    fn big(a: &Q, b: &Q, f: impl FnOnce(BigRational, BigRational) -> BigRational) -> Q {
+    fn big(
+        a: &Q,
+        b: &Q,
+        wide: impl FnOnce(Wide, Wide) -> Option<Q>,
+        f: impl FnOnce(BigRational, BigRational) -> BigRational,
+    ) -> Q {
         crate::limits::add_work(a.words() * b.words());
+        if let Some(q) = a.wide().zip(b.wide()).and_then(|(x, y)| wide(x, y)) {
+            return q;
+        }
         Q::from_big(f(a.to_big(), b.to_big()))
+    }
+
+    /// The value as `(n, d)`, reduced with `d > 0`, if both parts fit in `i128`.
+    fn wide(&self) -> Option<Wide> {
+        match &self.0 {
+            Repr::Small(n, d) => Some(Wide(i128::from(*n), i128::from(d.get()))),
+            Repr::Big(b) => Some(Wide(b.numer().to_i128()?, b.denom().to_i128()?)),
+        }
     }
 
     /// The size of the value in 64-bit words (numerator and denominator).
@@ -294,7 +312,7 @@ impl Q {
                 // |n1·d2|, |n2·d1| < 2^126, so the sum fits.
                 Q::reduce(n1 * d2 + n2 * d1, d1 * d2)
             }
-            _ => Q::big(a, b, |x, y| x + y),
+            _ => Q::big(a, b, Wide::add, |x, y| x + y),
         }
     }
 
@@ -318,7 +336,7 @@ impl Q {
                 }
                 Q::reduce(n1 * d2 - n2 * d1, d1 * d2)
             }
-            _ => Q::big(a, b, |x, y| x - y),
+            _ => Q::big(a, b, Wide::sub, |x, y| x - y),
         }
     }
 
@@ -342,7 +360,7 @@ impl Q {
                 let d = (i128::from(d1.get()) / g2) * (i128::from(d2.get()) / g1);
                 Q::coprime(n, d)
             }
-            _ => Q::big(a, b, |x, y| x * y),
+            _ => Q::big(a, b, Wide::mul, |x, y| x * y),
         }
     }
 
@@ -364,7 +382,7 @@ impl Q {
                 }
                 Q::coprime(n, d)
             }
-            _ => Q::big(a, b, |x, y| x / y),
+            _ => Q::big(a, b, Wide::div, |x, y| x / y),
         }
     }
 
@@ -376,6 +394,51 @@ impl Q {
             },
             Repr::Big(b) => Q::from_big(-&**b),
         }
+    }
+}
+
+/// A rational `n / d` with `i128` parts, reduced and `d > 0`: the arithmetic of values
+/// too large for `Small` (products of coefficients near `2^32`, say) but far from the
+/// sizes where [`BigRational`]'s allocation and binary gcd on digit vectors pay. Each
+/// operation is checked and gives `None` where a part would overflow.
+#[derive(Clone, Copy)]
+struct Wide(i128, i128);
+
+impl Wide {
+    fn add(Wide(n1, d1): Wide, Wide(n2, d2): Wide) -> Option<Q> {
+        // Over the lcm of the denominators: n1·(d2/g) + n2·(d1/g) over d1·(d2/g).
+        let g = gcd_u128(d1.unsigned_abs(), d2.unsigned_abs()) as i128;
+        let n = n1
+            .checked_mul(d2 / g)?
+            .checked_add(n2.checked_mul(d1 / g)?)?;
+        Some(Q::reduce(n, d1.checked_mul(d2 / g)?))
+    }
+
+    fn sub(a: Wide, Wide(n2, d2): Wide) -> Option<Q> {
+        Wide::add(a, Wide(n2.checked_neg()?, d2))
+    }
+
+    fn mul(Wide(n1, d1): Wide, Wide(n2, d2): Wide) -> Option<Q> {
+        if n1 == 0 || n2 == 0 {
+            return Some(Q::from_i64(0));
+        }
+        // Cross-reduced as in `Q::mul_ref`, so the product is reduced.
+        let g1 = gcd_u128(n1.unsigned_abs(), d2.unsigned_abs()) as i128;
+        let g2 = gcd_u128(n2.unsigned_abs(), d1.unsigned_abs()) as i128;
+        let n = (n1 / g1).checked_mul(n2 / g2)?;
+        let d = (d1 / g2).checked_mul(d2 / g1)?;
+        Some(Q::coprime(n, d))
+    }
+
+    fn div(a: Wide, Wide(n2, d2): Wide) -> Option<Q> {
+        assert!(n2 != 0, "denominator == 0");
+        // a / (n2/d2) = a · (d2/n2), the reciprocal with a positive denominator.
+        let recip = if n2 > 0 {
+            Wide(d2, n2)
+        } else {
+            Wide(d2.checked_neg()?, n2.checked_neg()?)
+        };
+        Wide::mul(a, recip)
     }
 }
 
@@ -425,8 +488,20 @@ impl Ord for Q {
                         .cmp(&(i128::from(*n2) * i128::from(d1.get())))
                 }
             }
-            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
-            _ => self.to_big().cmp(&o.to_big()),
+            _ => {
+                // n1/d1 against n2/d2 is n1·d2 against n2·d1 (d1, d2 > 0).
+                let cross = self
+                    .wide()
+                    .zip(o.wide())
+                    .and_then(|(Wide(n1, d1), Wide(n2, d2))| {
+                        Some(n1.checked_mul(d2)?.cmp(&n2.checked_mul(d1)?))
+                    });
+                match (cross, &self.0, &o.0) {
+                    (Some(c), _, _) => c,
+                    (None, Repr::Big(a), Repr::Big(b)) => a.cmp(b),
+                    _ => self.to_big().cmp(&o.to_big()),
+                }
+            }
         }
     }
 }
@@ -538,7 +613,7 @@ macro_rules! binop {
 }
 
 fn rem_ref(a: &Q, b: &Q) -> Q {
-    Q::big(a, b, |x, y| x % y)
+    Q::big(a, b, |_, _| None, |x, y| x % y)
 }
 
 binop!(Add, add, AddAssign, add_assign, Q::add_ref);

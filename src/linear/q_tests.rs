@@ -39,6 +39,30 @@ fn big() -> impl Strategy<Value = BigRational> {
         }),
         1 => (any::<i128>(), 1i128..=i128::MAX)
             .prop_map(|(n, d)| BigRational::new(n.into(), d.into())),
+        3 => (wide(), wide().prop_filter("non-zero", |d| *d != 0))
+            .prop_map(|(n, d)| BigRational::new(n.into(), d.into())),
+    ]
+}
+
+/// An `i128` beyond `i64`: near `2^64`, near `√i128::MAX` (whose products are near the
+/// limit), or near the limits themselves, where the `i128` route of big values overflows.
+fn wide() -> impl Strategy<Value = i128> {
+    let near = |c: i128| {
+        (-64i128..64, prop::bool::ANY).prop_map(move |(k, neg)| {
+            let v = c + k;
+            if neg {
+                -v
+            } else {
+                v
+            }
+        })
+    };
+    prop_oneof![
+        near(1i128 << 64),
+        near(13_043_817_825_332_782_212),
+        near(i128::MAX - 64),
+        (0i128..64).prop_map(|k| i128::MIN + k),
+        int().prop_map(i128::from),
     ]
 }
 
