@@ -177,6 +177,7 @@ pub fn stats_text(st: &Stats, semantics: &Semantics) -> String {
     line!(s, "    summaries             {}", st.summaries);
     line!(s, "    FM projections        {}", st.fm_projections);
     line!(s, "    entailment checks     {}", st.entailment_checks);
+    line!(s, "    entailment splits     {}", st.entailment_splits);
     line!(s, "    entailment SMT calls  {}", st.entailment_smt_calls);
     line!(s, "    trace checks (SMT)    {}", st.trace_checks);
     line!(s, "    widenings             {}", st.widenings);

@@ -35,6 +35,8 @@ pub struct Stats {
     pub fm_projections: u64,
     /// Entailment checks.
     pub entailment_checks: u64,
+    /// Entailment checks decided by splitting a conjunction along the disjuncts.
+    pub entailment_splits: u64,
     /// SMT calls for entailment.
     pub entailment_smt_calls: u64,
     /// Trace checks (SMT).
@@ -176,6 +178,7 @@ impl Observer for Recorder<'_> {
         s.summaries += tab.stats.summaries;
         s.fm_projections += dom.stats.projections;
         s.entailment_checks += dom.entail.checks;
+        s.entailment_splits += dom.entail.split;
         s.entailment_smt_calls += dom.entail.smt_calls;
         s.widenings += dom.stats.widenings;
         s.hull_merges += dom.stats.hulls;

@@ -153,6 +153,15 @@ fn gap_from(base: Vec<Constraint>, rest: &[Vec<Constraint>]) -> bool {
 
 thread_local! {
     static CTX: RefCell<Entailment> = RefCell::new(Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none()));
+    static SMT_CTX: RefCell<Entailment> = RefCell::new(smt_only());
+}
+
+/// An entailment context that never splits: every check the cheap test leaves goes to
+/// the solver.
+fn smt_only() -> Entailment {
+    let mut e = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
+    e.split_pieces = 0;
+    e
 }
 
 /// Runs `f` with this thread's shared entailment context (one cvc5 instance for all cases,
@@ -163,6 +172,11 @@ fn with_ctx<R>(f: impl FnOnce(&mut Entailment) -> R) -> R {
 
 fn leq(a: &Dlc, b: &Dlc) -> bool {
     with_ctx(|c| a.leq(b, c))
+}
+
+/// [`leq`] decided without the split, by the solver.
+fn leq_smt(a: &Dlc, b: &Dlc) -> bool {
+    SMT_CTX.with(|c| a.leq(b, &mut c.borrow_mut()))
 }
 
 // ---------------------------------------------------------------- strategies
@@ -325,19 +339,22 @@ proptest! {
     /// box in D1 is in D2 (equivalently: a box counterexample forces `leq` to be false).
     /// Completeness: `leq` is false only if some rational point of D1 is outside D2, i.e.
     /// every rational inclusion is found.
+    /// Both routes of a check that the cheap test leaves are held to this: the split and
+    /// the solver.
     #[test]
     fn entailment_vs_brute_force(r1 in raw_dlc(), r2 in raw_dlc()) {
         let d1 = dlc_of(&r1);
         let d2 = dlc_of(&r2);
-        let l = leq(&d1, &d2);
         let gap = box_gap(&box_set(&d1), &box_set(&d2));
-        if l {
-            prop_assert!(gap.is_none(), "leq true but {:?} is in {:?} and not in {:?}", gap, d1, d2);
-        } else {
-            prop_assert!(rational_gap(&d1, &d2), "leq false but no rational point of {:?} is outside {:?}", d1, d2);
-        }
-        if gap.is_some() {
-            prop_assert!(!l);
+        for l in [leq(&d1, &d2), leq_smt(&d1, &d2)] {
+            if l {
+                prop_assert!(gap.is_none(), "leq true but {:?} is in {:?} and not in {:?}", gap, d1, d2);
+            } else {
+                prop_assert!(rational_gap(&d1, &d2), "leq false but no rational point of {:?} is outside {:?}", d1, d2);
+            }
+            if gap.is_some() {
+                prop_assert!(!l);
+            }
         }
     }
 
@@ -350,12 +367,13 @@ proptest! {
         r1.push(r3);
         let d1 = dlc_of(&r1);
         let d2 = dlc_of(&r2);
-        let l = leq(&d1, &d2);
         let gap = box_gap(&box_set(&d1), &box_set(&d2));
-        if l {
-            prop_assert!(gap.is_none(), "leq true but {:?} is in {:?} and not in {:?}", gap, d1, d2);
-        } else {
-            prop_assert!(rational_gap(&d1, &d2), "leq false but no rational point of {:?} is outside {:?}", d1, d2);
+        for l in [leq(&d1, &d2), leq_smt(&d1, &d2)] {
+            if l {
+                prop_assert!(gap.is_none(), "leq true but {:?} is in {:?} and not in {:?}", gap, d1, d2);
+            } else {
+                prop_assert!(rational_gap(&d1, &d2), "leq false but no rational point of {:?} is outside {:?}", d1, d2);
+            }
         }
     }
 }
@@ -455,10 +473,27 @@ fn presolve_even_positive() {
     assert!(p.entails(&expect) && expect.entails(&p), "{p}");
 }
 
+/// A cover by two disjuncts, decided by the split and, without it, by the solver.
 #[test]
-fn smt_path_decides_cover_by_two_disjuncts() {
+fn split_and_smt_paths_decide_cover_by_two_disjuncts() {
+    for by_smt in [false, true] {
+        let mut ctx = if by_smt {
+            smt_only()
+        } else {
+            Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none())
+        };
+        cover_by_two_disjuncts(&mut ctx);
+        assert_eq!(ctx.smt_unknown, 0);
+        if by_smt {
+            assert_eq!((ctx.split, ctx.smt_calls), (0, 6));
+        } else {
+            assert_eq!((ctx.split, ctx.smt_calls), (6, 0));
+        }
+    }
+}
+
+fn cover_by_two_disjuncts(ctx: &mut Entailment) {
     // 0 <= x <= 10 ⊑ (x <= 5) ∨ (x >= 5): no single disjunct covers it.
-    let mut ctx = Entailment::new(crate::smt::cvc5_solvers(), crate::limits::Deadline::none());
     let d1 = Dlc::from_conjs([Conj::from_constraints(&[
         Constraint::ge(&x(0), &k(0)),
         Constraint::le(&x(0), &k(10)),
@@ -467,16 +502,35 @@ fn smt_path_decides_cover_by_two_disjuncts() {
         Conj::from_constraints(&[Constraint::le(&x(0), &k(5))]),
         Conj::from_constraints(&[Constraint::ge(&x(0), &k(5))]),
     ]);
-    assert!(d1.leq(&d2, &mut ctx));
-    assert_eq!(ctx.smt_calls, 1);
-    assert_eq!(ctx.smt_unknown, 0);
+    assert!(d1.leq(&d2, ctx));
     // (x <= 4) ∨ (x >= 6) misses x = 5.
     let d3 = Dlc::from_conjs([
         Conj::from_constraints(&[Constraint::le(&x(0), &k(4))]),
         Conj::from_constraints(&[Constraint::ge(&x(0), &k(6))]),
     ]);
-    assert!(!d1.leq(&d3, &mut ctx));
-    assert!(d3.leq(&d2, &mut ctx));
+    assert!(!d1.leq(&d3, ctx));
+    // With y: (x <= 5) ∨ (x >= 5 ∧ y <= 5) ∨ (x >= 5 ∧ y >= 5) covers 0 <= x <= 10, and
+    // no two of them do.
+    let ge = |d: u32, n: i64| Constraint::ge(&x(d), &k(n));
+    let le = |d: u32, n: i64| Constraint::le(&x(d), &k(n));
+    let d4 = Dlc::from_conjs([
+        Conj::from_constraints(&[le(0, 5)]),
+        Conj::from_constraints(&[ge(0, 5), le(1, 5)]),
+        Conj::from_constraints(&[ge(0, 5), ge(1, 5)]),
+    ]);
+    let without = |i: usize| {
+        Dlc::from_conjs(
+            d4.disjuncts()
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, g)| g.clone()),
+        )
+    };
+    for i in 0..3 {
+        assert!(!d1.leq(&without(i), ctx), "without disjunct {i}");
+    }
+    assert!(d1.leq(&d4, ctx));
 }
 
 #[test]
@@ -491,10 +545,11 @@ fn join_subsumes_old_disjuncts() {
     assert_eq!(d.disjuncts(), &[big]);
 }
 
-/// The related-pairs generator really reaches the SMT path (several relevant disjuncts),
-/// so the properties above test it and not only the cheap per-disjunct test.
+/// The related-pairs generator really reaches the split (several relevant disjuncts), so
+/// the properties above test it (and, in their solver-only context, the SMT path) and not
+/// only the cheap per-disjunct test.
 #[test]
-fn smt_path_is_exercised_by_the_generators() {
+fn split_path_is_exercised_by_the_generators() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
@@ -507,10 +562,10 @@ fn smt_path_is_exercised_by_the_generators() {
         dlc_of(&r1).leq(&dlc_of(&r2), &mut ctx);
     }
     let counts = format!(
-        "checks {} cheap {} smt {} unknown {}",
-        ctx.checks, ctx.cheap, ctx.smt_calls, ctx.smt_unknown
+        "checks {} cheap {} split {} smt {} unknown {}",
+        ctx.checks, ctx.cheap, ctx.split, ctx.smt_calls, ctx.smt_unknown
     );
-    assert!(ctx.smt_calls > 0, "{counts}");
+    assert!(ctx.split > 0, "{counts}");
     assert_eq!(ctx.smt_unknown, 0, "{counts}");
 }
 
