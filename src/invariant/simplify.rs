@@ -10,6 +10,8 @@
 //! The work is bounded by counts, never by time, so the same facts always give the same
 //! invariant.
 
+use std::collections::HashSet;
+
 use crate::limits::Deadline;
 use crate::linear::{Conj, Constraint, Dim};
 
@@ -132,19 +134,27 @@ fn drop_subsumed(ds: Vec<Conj>) -> Vec<Conj> {
 }
 
 /// Replace pairs of disjuncts by their hull while the hull adds no integer point, until
-/// no pair merges (or [`MAX_HULLS`] hulls were computed).
+/// no pair merges (or [`MAX_HULLS`] hulls were computed). After a merge the pairs are
+/// tried again from the first; a pair already found inexact is not hulled again (its
+/// hull is the same), so the merges are those of trying every pair each time.
 fn merge_exact_hulls(ds: &mut Vec<Conj>) {
     let none = Deadline::none();
     let mut hulls = 0usize;
+    let mut inexact: HashSet<(Conj, Conj)> = HashSet::new();
     'outer: loop {
         for i in 0..ds.len() {
             for j in i + 1..ds.len() {
+                if inexact.contains(&(ds[i].clone(), ds[j].clone())) {
+                    continue;
+                }
                 if hulls >= MAX_HULLS {
                     return;
                 }
                 hulls += 1;
                 let h = ds[i].hull_within(&ds[j], &none);
-                if exact(&h, &ds[i], &ds[j]) {
+                if !exact(&h, &ds[i], &ds[j]) {
+                    inexact.insert((ds[i].clone(), ds[j].clone()));
+                } else {
                     let h = irredundant(&h);
                     ds[i] = h;
                     ds.remove(j);
