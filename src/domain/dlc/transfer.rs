@@ -225,6 +225,12 @@ impl RelDomain for DlcDomain {
                     &LinExpr::var(map[&entry_dim(*x)]),
                 ));
             }
+            // Most pairs of a caller's fact and a summary disjunct do not meet (the
+            // summary's entry part contradicts the arguments): one simplex run tells,
+            // before the projection would find the same empty set at far more cost.
+            if c.is_empty() {
+                continue;
+            }
             // Eliminate the caller's old globals and every fresh dim except the exit
             // globals; then the exit globals become the current globals.
             let keep: Vec<Dim> = exit_globals.iter().map(|(d, _)| *d).collect();
