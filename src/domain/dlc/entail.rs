@@ -25,9 +25,6 @@ pub trait Lattice {
     fn join(&mut self, other: &Self, ctx: &mut Self::Ctx) -> bool;
 }
 
-/// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
-/// The exact (SMT) part needs a solver factory; without one ([`Entailment::default`])
-/// only the cheap sufficient test runs, which is sound but incomplete.
 /// Pieces the split of one entailment check ([`covered`]) may test before the check goes
 /// to the SMT solver. A split is exponential in the number of disjuncts at worst; on the
 /// engine's checks it needs up to a few hundred pieces (a median of 15 to 300 on SV-COMP
@@ -35,6 +32,9 @@ pub trait Lattice {
 /// milliseconds for a solver call.
 pub const SPLIT_PIECES: u32 = 4096;
 
+/// Decides entailment between conjunctions and disjunctions, exactly, counting its work.
+/// The exact (SMT) part needs a solver factory; without one ([`Entailment::default`])
+/// only the cheap sufficient test runs, which is sound but incomplete.
 #[derive(Default)]
 pub struct Entailment {
     solvers: Option<Solvers>,
