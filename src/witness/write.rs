@@ -1,7 +1,7 @@
 //! Writing witnesses: a violation sequence from a replayed counterexample, an invariant
 //! set from a certified proof.
 
-use super::{document, location, map, metadata, s, WitnessTask};
+use super::{document, document_head, location, map, metadata, s, WitnessTask};
 use crate::cfg::{Cfg, NodeKind};
 use crate::frontend::Loaded;
 use crate::ids::{NodeId, ProcId};
@@ -9,7 +9,6 @@ use crate::invariant::{Formula, Point, Row, TermKind};
 use crate::report::{Counterexample, Proof};
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
-use yaml_rust2::Yaml;
 
 /// The procedures in a cycle of the call graph.
 pub(super) fn recursive(cfg: &Cfg) -> BTreeSet<ProcId> {
@@ -50,6 +49,57 @@ fn proc_name(cfg: &Cfg, n: NodeId) -> String {
         .unwrap_or_default()
 }
 
+/// A waypoint of a violation sequence, before it is written.
+struct Waypoint {
+    kind: &'static str,
+    line: u32,
+    col: u32,
+    function: String,
+    constraint: Option<String>,
+}
+
+/// A YAML double-quoted scalar: any string, escaped (YAML 1.2, §7.3.1).
+fn quoted(out: &mut String, x: &str) {
+    out.push('"');
+    for c in x.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// One segment of a single waypoint, as a block sequence item of `content`. A violation
+/// sequence may hold millions of them (one per input of a long run), so they are written
+/// as text rather than built as a YAML tree and emitted.
+fn push_segment(out: &mut String, file: &str, w: &Waypoint) {
+    use std::fmt::Write as _;
+    out.push_str("    - segment:\n        - waypoint:\n            type: ");
+    out.push_str(w.kind);
+    out.push_str("\n            action: follow\n            location:\n              file_name: ");
+    quoted(out, file);
+    let _ = write!(
+        out,
+        "\n              line: {}\n              column: {}\n              function: ",
+        w.line.max(1),
+        w.col.max(1)
+    );
+    quoted(out, &w.function);
+    out.push('\n');
+    if let Some(c) = &w.constraint {
+        out.push_str("            constraint:\n              value: ");
+        quoted(out, c);
+        out.push_str("\n              format: c_expression\n");
+    }
+}
+
 /// The violation witness of a replayed counterexample.
 pub fn violation_witness(
     loaded: &Loaded,
@@ -58,22 +108,18 @@ pub fn violation_witness(
 ) -> Result<String, String> {
     let cfg = &loaded.cfg;
     let rec = recursive(cfg);
-    let waypoint = |kind: &str, n: NodeId, at: (u32, u32), constraint: Option<String>| {
-        let mut w = vec![
-            ("type", s(kind)),
-            ("action", s("follow")),
-            ("location", location(task, at.0, at.1, &proc_name(cfg, n))),
-        ];
-        if let Some(c) = constraint {
-            w.push((
-                "constraint",
-                map(vec![("value", s(&c)), ("format", s("c_expression"))]),
-            ));
+    let waypoint = |kind: &'static str, n: NodeId, constraint: Option<String>| {
+        let (line, col) = line_col(loaded, n);
+        Waypoint {
+            kind,
+            line,
+            col,
+            function: proc_name(cfg, n),
+            constraint,
         }
-        (n, map(vec![("waypoint", map(w))]))
     };
     // Events by step: assumptions, then calls and returns, in step order.
-    let mut events: Vec<(usize, u8, Yaml)> = Vec::new();
+    let mut events: Vec<(usize, u8, Waypoint)> = Vec::new();
     // The kept steps by number (a long trace keeps its first and last steps only).
     let steps: std::collections::BTreeMap<usize, &crate::report::TraceStep> =
         cex.steps.iter().map(|st| (st.step, st)).collect();
@@ -86,22 +132,14 @@ pub fn violation_witness(
         let w = if super::segments::draw(cfg, n).is_some() {
             // A nondeterministic value (`__VERIFIER_nondet_int()`, `u`): the value the
             // call returns, where it is drawn.
-            let (_, w) = waypoint(
+            waypoint(
                 "function_return",
                 n,
-                line_col(loaded, n),
                 Some(format!("\\result == {}", i.value)),
-            );
-            w
+            )
         } else if let Some(x) = i.what.strip_suffix(" (uninitialised)") {
             // An uninitialised variable's value, before the statement that first reads it.
-            let (_, w) = waypoint(
-                "assumption",
-                n,
-                line_col(loaded, n),
-                Some(format!("{x} == {}", i.value)),
-            );
-            w
+            waypoint("assumption", n, Some(format!("{x} == {}", i.value)))
         } else if let Some(cell) = i.what.strip_suffix(" (initial)") {
             // An array cell's arbitrary initial value, before the first statement after
             // the declaration (or where it is read, past the kept steps).
@@ -111,13 +149,7 @@ pub fn violation_witness(
                 .map(|(_, st)| NodeId(st.node))
                 .find(|m| cfg.nodes.get(*m).is_some_and(|x| x.span.start != here))
                 .unwrap_or(n);
-            let (_, w) = waypoint(
-                "assumption",
-                after,
-                line_col(loaded, after),
-                Some(format!("{cell} == {}", i.value)),
-            );
-            w
+            waypoint("assumption", after, Some(format!("{cell} == {}", i.value)))
         } else {
             // Any other arbitrary value (an array read out of its bounds under EUREKA's
             // rule) has no name in C: the witness leaves it to the validator's search.
@@ -129,33 +161,33 @@ pub fn violation_witness(
         let n = NodeId(st.node);
         match cfg.nodes.get(n).map(|x| &x.kind) {
             Some(NodeKind::Call { proc, .. }) if rec.contains(proc) => {
-                let (_, w) = waypoint("function_enter", n, line_col(loaded, n), None);
-                events.push((st.step, 0, w));
+                events.push((st.step, 0, waypoint("function_enter", n, None)));
             }
             Some(NodeKind::Exit) if cfg.nodes[n].proc.is_some_and(|p| rec.contains(&p)) => {
                 // At the call's return point (the call statement).
                 if let Some(next) = by_step(st.step + 1) {
                     let m = NodeId(next.node);
-                    let (_, w) = waypoint("function_return", m, line_col(loaded, m), None);
-                    events.push((st.step, 2, w));
+                    events.push((st.step, 2, waypoint("function_return", m, None)));
                 }
             }
             _ => {}
         }
     }
     events.sort_by_key(|(k, o, _)| (*k, *o));
-    let mut content: Vec<Yaml> = events
-        .into_iter()
-        .map(|(_, _, w)| map(vec![("segment", Yaml::Array(vec![w]))]))
-        .collect();
     let last = cex
         .steps
         .last()
         .map(|st| NodeId(st.node))
         .ok_or("an empty counterexample")?;
-    let (_, target) = waypoint("target", last, line_col(loaded, last), None);
-    content.push(map(vec![("segment", Yaml::Array(vec![target]))]));
-    document("violation_sequence", metadata(loaded, task)?, content)
+    events.push((usize::MAX, 3, waypoint("target", last, None)));
+    // The entry without its content, then the content written segment by segment.
+    let mut out = document_head("violation_sequence", metadata(loaded, task)?)?;
+    out.push_str("  content:\n");
+    let file = task.input.to_string_lossy();
+    for (_, _, w) in &events {
+        push_segment(&mut out, &file, w);
+    }
+    Ok(out)
 }
 
 /// The correctness witness of a proof: a loop invariant at each loop head.
@@ -290,4 +322,69 @@ fn c_row(r: &Row) -> Option<String> {
         (None, Some(h)) => format!("{e} <= {h}"),
         (None, None) => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use yaml_rust2::{Yaml, YamlLoader};
+
+    proptest! {
+        /// Any string, written double-quoted, reads back as itself.
+        #[test]
+        fn a_quoted_scalar_reads_back_as_the_string(x in any::<String>()) {
+            let mut text = String::from("k: ");
+            quoted(&mut text, &x);
+            let docs = YamlLoader::load_from_str(&text).expect("parses");
+            prop_assert_eq!(docs[0]["k"].as_str(), Some(x.as_str()));
+        }
+    }
+
+    /// A segment written as text is the YAML a tree of the same waypoint gives.
+    #[test]
+    fn a_written_segment_reads_back_as_its_waypoint() {
+        let w = Waypoint {
+            kind: "function_return",
+            line: 11,
+            col: 0,
+            function: "main".into(),
+            constraint: Some("\\result == -1".into()),
+        };
+        let mut text = String::from("content:\n");
+        push_segment(&mut text, "dir/a \"b\".c", &w);
+        push_segment(
+            &mut text,
+            "a.c",
+            &Waypoint {
+                kind: "target",
+                line: 3,
+                col: 5,
+                function: "f".into(),
+                constraint: None,
+            },
+        );
+        let docs = YamlLoader::load_from_str(&text).expect("parses");
+        let content = docs[0]["content"].as_vec().expect("a sequence");
+        assert_eq!(content.len(), 2);
+        let first = &content[0]["segment"][0]["waypoint"];
+        assert_eq!(first["type"].as_str(), Some("function_return"));
+        assert_eq!(first["action"].as_str(), Some("follow"));
+        assert_eq!(
+            first["location"]["file_name"].as_str(),
+            Some("dir/a \"b\".c")
+        );
+        assert_eq!(first["location"]["line"].as_i64(), Some(11));
+        // A column is at least 1.
+        assert_eq!(first["location"]["column"].as_i64(), Some(1));
+        assert_eq!(first["location"]["function"].as_str(), Some("main"));
+        assert_eq!(
+            first["constraint"]["value"].as_str(),
+            Some("\\result == -1")
+        );
+        assert_eq!(first["constraint"]["format"].as_str(), Some("c_expression"));
+        let second = &content[1]["segment"][0]["waypoint"];
+        assert_eq!(second["type"].as_str(), Some("target"));
+        assert!(matches!(second["constraint"], Yaml::BadValue));
+    }
 }
