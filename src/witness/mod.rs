@@ -136,25 +136,21 @@ fn location(task: &WitnessTask, line: u32, col: u32, function: &str) -> Yaml {
 /// The YAML text of one entry without its `content`, which the caller appends as the
 /// entry's last key (`  content:` and its items, indented under the entry).
 fn document_head(entry_type: &str, meta: Yaml) -> Result<String, String> {
-    let doc = Yaml::Array(vec![map(vec![
-        ("entry_type", s(entry_type)),
-        ("metadata", meta),
-    ])]);
-    let mut out = String::new();
-    YamlEmitter::new(&mut out)
-        .dump(&doc)
-        .map_err(|e| format!("cannot write the witness: {e:?}"))?;
-    out.push('\n');
-    Ok(out)
+    emit(vec![("entry_type", s(entry_type)), ("metadata", meta)])
 }
 
 /// A witness file: the YAML text of one entry.
 fn document(entry_type: &str, meta: Yaml, content: Vec<Yaml>) -> Result<String, String> {
-    let doc = Yaml::Array(vec![map(vec![
+    emit(vec![
         ("entry_type", s(entry_type)),
         ("metadata", meta),
         ("content", Yaml::Array(content)),
-    ])]);
+    ])
+}
+
+/// The YAML text of a witness of one entry with these keys.
+fn emit(entry: Vec<(&str, Yaml)>) -> Result<String, String> {
+    let doc = Yaml::Array(vec![map(entry)]);
     let mut out = String::new();
     YamlEmitter::new(&mut out)
         .dump(&doc)
