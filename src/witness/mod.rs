@@ -21,6 +21,7 @@
 //! its invariants.
 
 mod cexpr;
+mod load;
 mod monitor;
 mod segments;
 mod validate;

@@ -19,7 +19,7 @@ use crate::frontend::Loaded;
 use crate::ids::{NodeId, VarId};
 use crate::sema::{CmpOp, Expr};
 use num_bigint::BigInt;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use yaml_rust2::Yaml;
 
 /// The type of a waypoint.
@@ -89,39 +89,24 @@ pub enum WitnessProblem {
     Unsupported(String),
 }
 
-/// The segments of the `violation_sequence` entries, in order.
-pub(super) fn segments(entries: &[&Yaml]) -> Result<Vec<Segment>, WitnessProblem> {
+/// The segments of the `violation_sequence` entries, in order: each entry's segments
+/// read item by item (`read`, by the entry's index), or else from its `content`.
+pub(super) fn segments(
+    entries: &[(usize, &Yaml)],
+    read: &mut BTreeMap<usize, Result<Vec<Segment>, WitnessProblem>>,
+) -> Result<Vec<Segment>, WitnessProblem> {
     let bad = |m: String| WitnessProblem::Invalid(m);
     let mut out = Vec::new();
-    for e in entries {
+    for (at, e) in entries {
+        if let Some(segs) = read.remove(at) {
+            out.extend(segs?);
+            continue;
+        }
         let Some(segs) = e["content"].as_vec() else {
             return Err(bad("a violation_sequence without content".into()));
         };
         for (i, seg) in segs.iter().enumerate() {
-            let Some(ws) = seg["segment"].as_vec() else {
-                return Err(bad(format!("content item {} is not a segment", i + 1)));
-            };
-            let mut avoid = Vec::new();
-            let mut follow = None;
-            for w in ws {
-                let w = waypoint(&w["waypoint"], i + 1)?;
-                if follow.is_some() {
-                    return Err(bad(format!(
-                        "segment {}: a waypoint after its follow waypoint ({})",
-                        i + 1,
-                        w.describe()
-                    )));
-                }
-                if w.follow {
-                    follow = Some(w);
-                } else {
-                    avoid.push(w);
-                }
-            }
-            let Some(follow) = follow else {
-                return Err(bad(format!("segment {} has no follow waypoint", i + 1)));
-            };
-            out.push(Segment { avoid, follow });
+            out.push(segment(seg, i + 1)?);
         }
     }
     let n = out.len();
@@ -141,6 +126,34 @@ pub(super) fn segments(entries: &[&Yaml]) -> Result<Vec<Segment>, WitnessProblem
         return Err(bad("a violation witness without segments".into()));
     }
     Ok(out)
+}
+
+/// Content item `i` (1-based) of a violation sequence: a segment.
+pub(super) fn segment(seg: &Yaml, i: usize) -> Result<Segment, WitnessProblem> {
+    let bad = |m: String| WitnessProblem::Invalid(m);
+    let Some(ws) = seg["segment"].as_vec() else {
+        return Err(bad(format!("content item {i} is not a segment")));
+    };
+    let mut avoid = Vec::new();
+    let mut follow = None;
+    for w in ws {
+        let w = waypoint(&w["waypoint"], i)?;
+        if follow.is_some() {
+            return Err(bad(format!(
+                "segment {i}: a waypoint after its follow waypoint ({})",
+                w.describe()
+            )));
+        }
+        if w.follow {
+            follow = Some(w);
+        } else {
+            avoid.push(w);
+        }
+    }
+    let Some(follow) = follow else {
+        return Err(bad(format!("segment {i} has no follow waypoint")));
+    };
+    Ok(Segment { avoid, follow })
 }
 
 fn waypoint(w: &Yaml, seg: usize) -> Result<Waypoint, WitnessProblem> {

@@ -32,7 +32,7 @@ use crate::smt::Solvers;
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 /// What a validation concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -112,8 +112,11 @@ pub fn validate(
     opts: &ValidateOptions,
 ) -> Result<Validation, InvalidWitness> {
     use ValidationVerdict::*;
-    let docs = match YamlLoader::load_from_str(text) {
-        Ok(d) => d,
+    let super::load::Witness {
+        docs,
+        segments: mut read,
+    } = match super::load::read(text) {
+        Ok(w) => w,
         Err(e) => return Err(InvalidWitness(format!("not YAML: {e}"))),
     };
     let Some(Yaml::Array(entries)) = docs.first() else {
@@ -132,17 +135,19 @@ pub fn validate(
             }
         }
     }
-    let kind = |t: &'static str| -> Vec<&Yaml> {
+    let kind = |t: &'static str| -> Vec<(usize, &Yaml)> {
         entries
             .iter()
-            .filter(|e| e["entry_type"].as_str() == Some(t))
+            .enumerate()
+            .filter(|(_, e)| e["entry_type"].as_str() == Some(t))
             .collect()
     };
     let (violations, invariants) = (kind("violation_sequence"), kind("invariant_set"));
     if !violations.is_empty() {
-        return violation(loaded, program, violations, deadline, opts);
+        return violation(loaded, program, &violations, &mut read, deadline, opts);
     }
     if !invariants.is_empty() {
+        let invariants = invariants.into_iter().map(|(_, e)| e).collect();
         // Invariants are about the program as `check` sees it: accelerated.
         let mut loaded = loaded.clone();
         if opts.accelerate {
@@ -315,13 +320,14 @@ fn replay(
 fn violation(
     loaded: &Loaded,
     program: &Path,
-    entries: Vec<&Yaml>,
+    entries: &[(usize, &Yaml)],
+    read: &mut BTreeMap<usize, Result<Vec<Segment>, WitnessProblem>>,
     deadline: &Deadline,
     opts: &ValidateOptions,
 ) -> Result<Validation, InvalidWitness> {
     use ValidationVerdict::*;
     let unknown = |why: String| Ok(done(Unknown, "violation", why));
-    let segs = match segments(&entries) {
+    let segs = match segments(entries, read) {
         Ok(s) => s,
         Err(WitnessProblem::Invalid(m)) => return Err(InvalidWitness(m)),
         Err(WitnessProblem::Unsupported(m)) => return unknown(m),
