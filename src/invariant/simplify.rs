@@ -10,7 +10,7 @@
 //! The work is bounded by counts, never by time, so the same facts always give the same
 //! invariant.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::limits::Deadline;
 use crate::linear::{Conj, Constraint, Dim};
@@ -140,11 +140,12 @@ fn drop_subsumed(ds: Vec<Conj>) -> Vec<Conj> {
 fn merge_exact_hulls(ds: &mut Vec<Conj>) {
     let none = Deadline::none();
     let mut hulls = 0usize;
-    let mut inexact: HashSet<(Conj, Conj)> = HashSet::new();
+    // The pairs found inexact, by their first disjunct (looked up without copies).
+    let mut inexact: HashMap<Conj, HashSet<Conj>> = HashMap::new();
     'outer: loop {
         for i in 0..ds.len() {
             for j in i + 1..ds.len() {
-                if inexact.contains(&(ds[i].clone(), ds[j].clone())) {
+                if inexact.get(&ds[i]).is_some_and(|s| s.contains(&ds[j])) {
                     continue;
                 }
                 if hulls >= MAX_HULLS {
@@ -153,7 +154,10 @@ fn merge_exact_hulls(ds: &mut Vec<Conj>) {
                 hulls += 1;
                 let h = ds[i].hull_within(&ds[j], &none);
                 if !exact(&h, &ds[i], &ds[j]) {
-                    inexact.insert((ds[i].clone(), ds[j].clone()));
+                    inexact
+                        .entry(ds[i].clone())
+                        .or_default()
+                        .insert(ds[j].clone());
                 } else {
                     let h = irredundant(&h);
                     ds[i] = h;

@@ -120,12 +120,8 @@ impl Reader {
         self.items += 1;
         let Some(e) = self.entry else { return };
         if let Some(Ok(segs)) = self.segments.get_mut(&e) {
-            let item = loader
-                .documents()
-                .first()
-                .cloned()
-                .unwrap_or(Yaml::BadValue);
-            match segment(&item, self.items) {
+            let item = loader.documents().first().unwrap_or(&Yaml::BadValue);
+            match segment(item, self.items) {
                 Ok(s) => segs.push(s),
                 Err(p) => {
                     self.segments.insert(e, Err(p));
@@ -153,7 +149,7 @@ impl MarkedEventReceiver for Reader {
                 self.frames.pop();
                 self.node_done();
             }
-            Event::Scalar(v, ..) => self.scalar(&v.clone(), mark),
+            Event::Scalar(v, ..) => self.scalar(v, mark),
             Event::Alias(_) => self.node_done(),
             Event::DocumentEnd => self.documents += 1,
             _ => {}
