@@ -6,7 +6,7 @@
 //! boundaries, and the loop itself formats no text.
 
 use super::observe::{Observer, Phase, TabRun};
-use super::{CheckOptions, ADAPTIVE_STEPS, ADAPTIVE_TIME, ADAPTIVE_WORK, DEFAULT_MAX_REFINEMENTS};
+use super::{CheckOptions, ADAPTIVE_STEPS, ADAPTIVE_WORK, DEFAULT_MAX_REFINEMENTS};
 use crate::abstraction::abstract_program;
 use crate::cfg::Cfg;
 use crate::domain::{DlcDomain, Fact};
@@ -174,8 +174,9 @@ impl<'a> Cegar<'a> {
     /// partition atoms learnt so far. Loops and recursions that end soon stay exact, which
     /// decides them and gives the cell refinement precise traces; the ones that would
     /// take as many steps as their bound are widened, whatever the bound. Its budget
-    /// ([`ADAPTIVE_STEPS`], [`ADAPTIVE_WORK`] units of work, and [`ADAPTIVE_TIME`] of CPU
-    /// behind them) is a safety net for chains that grow without a repeated shift. `None`
+    /// ([`ADAPTIVE_STEPS`] and [`ADAPTIVE_WORK`] units of work, both counted, so that
+    /// where it gives up does not depend on the machine) is a safety net for chains that
+    /// grow without a repeated shift. `None`
     /// if widening is off, or if this or an earlier adaptive tabulation ran out of its
     /// budget (then every later one widens everywhere).
     fn adaptive_first(
@@ -194,7 +195,7 @@ impl<'a> Cegar<'a> {
                 on_divergence: true,
                 ..self.learning.widening.clone()
             },
-            deadline: self.deadline.sub_work(ADAPTIVE_WORK).sub_cpu(ADAPTIVE_TIME),
+            deadline: self.deadline.sub_work(ADAPTIVE_WORK),
             ..budget.clone()
         };
         let tab = tabulate(phat, dom, adaptive);

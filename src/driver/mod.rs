@@ -20,7 +20,7 @@ use crate::report::{EngineRun, GiveUp, Outcome, Verdict};
 use crate::smt::{Cvc5Factory, Solvers};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Options of `lpmc check`.
 #[derive(Clone, Debug, Default)]
@@ -65,10 +65,6 @@ pub const ADAPTIVE_STEPS: u64 = 2500;
 /// over 0.3–2× of it; measured before big-number arithmetic counted, which adds work only
 /// where numbers outgrow 64 bits).
 pub const ADAPTIVE_WORK: u64 = 400_000;
-
-/// ... and behind it, this much CPU time of the checking thread, for work the count misses
-/// (a rate far below the median). Unlike the count, it depends on the machine.
-pub const ADAPTIVE_TIME: Duration = Duration::from_millis(2000);
 
 /// The default bound on refinement iterations.
 pub const DEFAULT_MAX_REFINEMENTS: u32 = 64;
