@@ -2,7 +2,6 @@
 // why: r is the first index holding e (n if none), so a loop that checks every cell below r
 // from the top down finds none equal to e: ∀k < r. a[k] ≠ e, proved at the search loop's
 // head before the check loop reads any cell
-// slow: about 75 s with --engine cegar in a release build (its last tabulation keeps disjuncts at all three loop heads): a benchmark, benches/slow_tail.rs
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assert(int);
 int main() {

@@ -1,7 +1,4 @@
 // expect: safe
-// open: with a global array of constant size (slice_max.c has a variable-length one) the
-// refinement of the widening does not find the atoms the slice's loop head needs (`lo ≤ k`,
-// `k < i`, `a_k ≤ m`) before the time runs out; its lessons land on the fill loop
 // why: m is the maximum of the slice a[lo..hi), so a loop over the slice finds no cell
 // above it: ∀k. lo ≤ k < hi → a[k] ≤ m
 extern int __VERIFIER_nondet_int(void);

@@ -903,6 +903,73 @@ pub fn ghost_splits(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
             }
         }
     }
+    if !ghosts.is_empty() {
+        for (head, atoms) in loop_equality_atoms(phat) {
+            add_new(out.entry(head).or_default(), atoms, usize::MAX);
+        }
+    }
+    out
+}
+
+/// For a loop with a test of an equality between variables (`r == n`, a search's "not
+/// found yet", in its condition or in a branch of its body), the partition atoms `s < t`
+/// and `s > t` at its head. The states where the test holds and those where it does not
+/// then stay in parts of their own: the hull of the two (`r == n` before the find,
+/// `r == i - 1` after it) keeps neither relation, and what the loop established for the
+/// cells below the find is lost with them. Only tests of two linear terms over the
+/// program's scalars (no reads, cells or ghosts).
+fn loop_equality_atoms(phat: &Cfg) -> BTreeMap<NodeId, Vec<Constraint>> {
+    use crate::sema::{CmpOp, Expr, VarKind};
+    let mut out: BTreeMap<NodeId, Vec<Constraint>> = BTreeMap::new();
+    let vars = 2 * phat.vars.len() as u32;
+    let scalar = |e: &Expr| {
+        !e.has_effects()
+            && e.vars().iter().all(|v| {
+                matches!(
+                    phat.vars[*v].kind,
+                    VarKind::Local(_) | VarKind::Global | VarKind::Formal(_)
+                )
+            })
+    };
+    for (p, _) in phat.procs.iter_enumerated() {
+        for (head, body) in phat.natural_loops(p) {
+            let mut atoms: Vec<Constraint> = Vec::new();
+            for n in &body {
+                let NodeKind::Branch { cond, .. } = &phat.nodes[*n].kind else {
+                    continue;
+                };
+                cond.visit(&mut |x| {
+                    let Expr::Cmp(CmpOp::Eq | CmpOp::Ne, a, b) = x else {
+                        return;
+                    };
+                    if !scalar(a) || !scalar(b) {
+                        return;
+                    }
+                    let eq = Expr::Cmp(CmpOp::Eq, a.clone(), b.clone());
+                    let mut fresh = Fresh::new(vars);
+                    let dnf = guard(&eq, true, &cur_dim, &mut fresh);
+                    let [case] = dnf.as_slice() else {
+                        return;
+                    };
+                    for c in case.iter().filter(|c| {
+                        c.rel == crate::linear::Rel::Eq
+                            && c.expr.coeffs().len() >= 2
+                            && c.expr.coeffs().keys().all(|d| d.0 < vars)
+                    }) {
+                        let one = Q::from_integer(1.into());
+                        let mut below = c.expr.clone();
+                        below.add_constant(&one);
+                        let mut above = LinExpr::int(0) - c.expr.clone();
+                        above.add_constant(&one);
+                        atoms.extend([below, above].into_iter().filter_map(|e| {
+                            split_atom(&Constraint::new(e, crate::linear::Rel::Le))
+                        }));
+                    }
+                });
+            }
+            add_new(out.entry(head).or_default(), atoms, usize::MAX);
+        }
+    }
     out
 }
 
@@ -1354,5 +1421,34 @@ mod tests {
         assert!(!decided(&at_least(1)) && !decided(&at_least(9)));
         assert!(!decided(&le(&phat, "i", "k#")));
         assert!(splits.anyway(NodeId(0), &at_most(-1)));
+    }
+
+    #[test]
+    fn a_loop_testing_two_variables_for_equality_is_split_by_their_order() {
+        // A search that stops at the first match (`r == n` in its condition), one that
+        // runs on and tests `r == n` in its body, and a loop testing a flag against a
+        // constant (no second variable: no atom).
+        let (phat, heads) = with_ghost(
+            "void main() { int a[100]; int i, n, r, f; n = u; r = n; i = 0;
+             while (i < n && r == n) { if (a[i] == 0) { r = i; } i = i + 1; }
+             i = 0; r = n;
+             while (i < n) { if (r == n && a[i] == 0) { r = i; } i = i + 1; }
+             f = 0; i = 0;
+             while (i < n && f == 0) { if (a[i] == 0) { f = 1; } i = i + 1; } }",
+        );
+        let atoms = loop_equality_atoms(&phat);
+        let order = vec![
+            atom(&phat, &[("r", 1), ("n", -1)], 1),
+            atom(&phat, &[("n", 1), ("r", -1)], 1),
+        ];
+        assert_eq!(atoms.get(&heads[0]), Some(&order));
+        assert_eq!(atoms.get(&heads[1]), Some(&order));
+        assert!(
+            atoms.get(&heads[2]).is_none_or(|a| a.is_empty()),
+            "{atoms:?}"
+        );
+        // They are part of the partition every abstraction with a ghost has.
+        let always = ghost_splits(&phat);
+        assert!(order.iter().all(|a| always[&heads[0]].contains(a)));
     }
 }
