@@ -3,7 +3,8 @@
 //! so that a regression, or an improvement, shows up. The programs: those of lp-programs/
 //! whose header has a `// slow:` line (decided in tens of seconds: kept out of the test
 //! suite, which checks them only with `LPMC_SLOW=1`), ACSAR's `array_init`
-//! (lp-programs/forall/array_init.lp), the programs of lp-programs/bounded/ with the
+//! (lp-programs/forall/array_init.lp and array_init_1000.c), the first-match search of
+//! lp-programs/check_loops/first_match.c, the programs of lp-programs/bounded/ with the
 //! whole portfolio (their target: decided by the bounded engine in under a second, while
 //! the other engines run beside it), and the tasks of ../shared that took over two
 //! seconds (skipped, with one printed line, without ../shared).
@@ -55,10 +56,16 @@ fn cases() -> Vec<Case> {
             engine: "cegar",
         })
         .collect();
-    cases.push(Case {
-        path: lp.join("forall/array_init.lp"),
-        engine: "cegar",
-    });
+    for p in [
+        "forall/array_init.lp",
+        "forall/array_init_1000.c",
+        "check_loops/first_match.c",
+    ] {
+        cases.push(Case {
+            path: lp.join(p),
+            engine: "cegar",
+        });
+    }
     cases.extend(sources(&lp.join("bounded")).into_iter().map(|path| Case {
         path,
         engine: "all",

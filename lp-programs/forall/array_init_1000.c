@@ -1,0 +1,16 @@
+// expect: safe
+// why: ACSAR's array_init as the issue states it: a loop sets a[0..n) to 1 for a symbolic
+// n ≤ 1000, so a[j] == 1 for every j < n (∀k < n. a[k] = 1); the loop writes a[i] at the
+// index it moves, so one refinement gives the symbolic cell
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int a[1000];
+int main() {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 1000) return 0;
+  for (int i = 0; i < n; i++) a[i] = 1;
+  int j = __VERIFIER_nondet_int();
+  if (j < 0 || j >= n) return 0;
+  __VERIFIER_assert(a[j] == 1);
+  return 0;
+}
