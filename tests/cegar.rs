@@ -212,39 +212,6 @@ fn unsupported_constructs_are_unknown_with_a_position() {
 /// variable-length array of symbolic size) is proved by the CEGAR engine with one cell
 /// `a_k` at a ghost index, after the same refinements whatever the size; the unsafe
 /// twins are never SAFE.
-/// A large array that a loop accesses at the index it moves (`a[i] = 0; i++`), read by
-/// the check at a variable index: the index a spurious trace fixes for the read is where
-/// the trace left the loop, so the refinement gives the symbolic cell at once instead of
-/// the constant cells `a[0]`, `a[1]`, ... one unrolling at a time (it took four). With a
-/// write at a fixed index (fig1's `a[1] = 1`) the constant cell stays the lesson (see
-/// `fig1_verdict_and_cells_do_not_depend_on_the_array_size`).
-#[test]
-fn a_read_at_the_index_a_loop_moves_gets_the_symbolic_cell_in_one_refinement() {
-    for name in [
-        "forall/array_init.lp",
-        "forall/array_init_1000.c",
-        "forall/array_init_down.lp",
-        "sym_init_vla.c",
-        "check_loops/first_match.c",
-        "check_loops/first_match_global.c",
-    ] {
-        let src = std::fs::read_to_string(lp_dir().join(name)).expect("program");
-        let loaded = lpmc::load(SourceFile::new(name, &src))
-            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render(false)));
-        let r = lpmc::check(
-            &loaded,
-            &CheckOptions {
-                timeout_s: Some(60.0),
-                ..Default::default()
-            },
-        );
-        assert_eq!(r.verdict(), Verdict::Safe, "{name}: {}", r.outcome.reason());
-        assert_eq!(r.refinements, 1, "{name}: {}", r.outcome.reason());
-        assert!(r.cells.is_empty(), "{name}: constant cells {:?}", r.cells);
-        assert_eq!(r.symbolic_cells, vec!["a".to_string()], "{name}");
-    }
-}
-
 #[test]
 fn symbolic_cells_prove_forall_properties_whatever_the_size() {
     let run = |name: &str, timeout_s: f64| {

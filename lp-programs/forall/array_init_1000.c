@@ -1,7 +1,6 @@
 // expect: safe
-// why: ACSAR's array_init as the issue states it: a loop sets a[0..n) to 1 for a symbolic
-// n ≤ 1000, so a[j] == 1 for every j < n (∀k < n. a[k] = 1); the loop writes a[i] at the
-// index it moves, so one refinement gives the symbolic cell
+// why: ACSAR's array_init over a global array: a loop sets a[0..n) to 1 for a symbolic
+// n ≤ 1000, so a[j] == 1 for every j < n (∀k < n. a[k] = 1)
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assert(int);
 int a[1000];

@@ -11,7 +11,6 @@ use crate::limits::Deadline;
 use crate::sema::ArraySize;
 use crate::smt::{Logic, SmtConfig, SolverFactory};
 use crate::trace::{self, Trace};
-use itertools::Itertools;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod lessons;
@@ -112,83 +111,16 @@ pub fn constant_cells(
             )))
         }
     };
-    let swept = swept_arrays(cfg, t, core);
     for include_writes in [false, true] {
         let fixed = match trace::fixed_indices(cfg, t, core, include_writes, smt.as_mut()) {
             Ok(f) => f,
             Err(e) => return Some(Refinement::Failed(format!("refinement failed: {e}"))),
         };
-        let (sym, fixed): (Vec<_>, Vec<_>) = fixed
-            .into_iter()
-            .partition(|(a, _)| swept.contains(a) && !precision.is_symbolic(*a));
-        let sym: Vec<ArrayId> = sym.into_iter().map(|(a, _)| a).unique().collect();
-        if let Some(r) = add_symbolic_of(cfg, t, core, precision, |a| sym.contains(&a)) {
-            return Some(r);
-        }
         if let Some(r) = add_cells(cfg, fixed, precision) {
             return Some(r);
         }
     }
     None
-}
-
-/// The large arrays that the core of trace `t` reads at a variable index and accesses in
-/// a loop at an index the loop moves (`a[i] = 0` or `a[i] == e` with `i++`), with no write
-/// at an index no loop moves (`a[1] = 1`). The index the core fixes for such a read is
-/// where the trace happened to leave the loop (`n == 1`, so `j == 0`): a constant cell
-/// there only covers that unrolling, and the trace after it fixes the next index. The
-/// loop treats every cell alike, so the symbolic cell comes at once instead.
-fn swept_arrays(cfg: &Cfg, t: &Trace, core: &[usize]) -> BTreeSet<ArrayId> {
-    use crate::sema::Expr;
-    let mut read_at_var: BTreeSet<ArrayId> = BTreeSet::new();
-    let mut moving: BTreeSet<ArrayId> = BTreeSet::new();
-    let mut fixed_write: BTreeSet<ArrayId> = BTreeSet::new();
-    let mut loops: BTreeMap<crate::ids::ProcId, Vec<BTreeSet<NodeId>>> = BTreeMap::new();
-    for &i in core {
-        let Some(&n) = t.path.get(i) else { continue };
-        let node = &cfg.nodes[n];
-        let Some(p) = node.proc else { continue };
-        let bodies = loops.entry(p).or_insert_with(|| {
-            cfg.natural_loops(p)
-                .into_iter()
-                .map(|(_, body)| body)
-                .collect()
-        });
-        // Whether a loop around `n` assigns a variable of `index`.
-        let moved = |index: &Expr| {
-            let vars = index.vars();
-            bodies.iter().any(|body| {
-                body.contains(&n)
-                    && body.iter().any(|m| match &cfg.nodes[*m].kind {
-                        NodeKind::Assign { lhs, .. } => lhs.iter().any(|v| vars.contains(v)),
-                        _ => false,
-                    })
-            })
-        };
-        for e in node.kind.exprs() {
-            e.visit(&mut |x| {
-                if let Expr::Read(a, idx) = x {
-                    if !idx.vars().is_empty() {
-                        read_at_var.insert(*a);
-                    }
-                    if moved(idx) {
-                        moving.insert(*a);
-                    }
-                }
-            });
-        }
-        if let NodeKind::ArrayWrite { array, index, .. } = &node.kind {
-            if moved(index) {
-                moving.insert(*array);
-            } else {
-                fixed_write.insert(*array);
-            }
-        }
-    }
-    read_at_var
-        .into_iter()
-        .filter(|a| moving.contains(a) && !fixed_write.contains(a) && large_array(cfg, *a))
-        .collect()
 }
 
 /// When no constant cell is new: a symbolic cell for every array read in a core step of
