@@ -59,9 +59,6 @@ const MEMORY: u8 = 2;
 #[derive(Clone, Debug)]
 pub struct Deadline {
     at: Option<Instant>,
-    /// A CPU-time limit of the thread that made it ([`Deadline::sub_cpu`]): the thread's
-    /// total CPU time at which it expires.
-    cpu_at: Option<Duration>,
     /// A work limit of the thread that made it ([`Deadline::sub_work`]): the thread's
     /// count of work units ([`work_done`]) at which it expires.
     work_at: Option<u64>,
@@ -80,7 +77,6 @@ impl Deadline {
     pub fn none() -> Deadline {
         Deadline {
             at: None,
-            cpu_at: None,
             work_at: None,
             memory_bytes: None,
             state: Arc::new(AtomicU8::new(RUNNING)),
@@ -118,27 +114,9 @@ impl Deadline {
         let t = Instant::now() + part;
         Deadline {
             at: Some(self.at.map_or(t, |a| a.min(t))),
-            cpu_at: self.cpu_at,
             work_at: self.work_at,
             memory_bytes: self.memory_bytes,
             state: Arc::clone(&self.state),
-        }
-    }
-
-    /// A deadline for a part of the work done by the calling thread: expires once this
-    /// thread has used `part` more CPU time, or at `self`, and is cancelled with `self`.
-    /// Unlike wall-clock time, the CPU time a piece of work takes does not grow when
-    /// other processes load the machine, so a phase bounded this way ends at the same
-    /// point of its work on a busy machine as on an idle one. Only the thread that made
-    /// it may poll it (another thread's CPU time would be compared); where the platform
-    /// has no thread CPU clock, it is `self`.
-    pub fn sub_cpu(&self, part: Duration) -> Deadline {
-        let Some(now) = thread_cpu() else {
-            return self.clone();
-        };
-        Deadline {
-            cpu_at: Some(self.cpu_at.map_or(now + part, |c| c.min(now + part))),
-            ..self.clone()
         }
     }
 
@@ -196,10 +174,7 @@ impl Deadline {
         if self.work_at.is_some_and(|w| work_done() >= w) {
             return Err(Exhausted::Time);
         }
-        match (self.cpu_at, self.cpu_at.and_then(|_| thread_cpu())) {
-            (Some(c), Some(now)) if now >= c => Err(Exhausted::Time),
-            _ => Ok(()),
-        }
+        Ok(())
     }
 
     /// Whether a limit ran out.
@@ -234,6 +209,7 @@ pub fn work_done() -> u64 {
 }
 
 /// The CPU time the calling thread has used, if the platform tells.
+#[cfg(test)]
 fn thread_cpu() -> Option<Duration> {
     cpu_time::ThreadTime::try_now()
         .ok()
@@ -407,27 +383,6 @@ mod tests {
         assert_eq!(d.check(), Ok(()));
         let far = Deadline::after(Duration::ZERO).sub(Duration::from_secs(100));
         assert!(far.expired());
-    }
-
-    #[test]
-    fn cpu_sub_deadline_counts_only_this_threads_work() {
-        let d = Deadline::after(Duration::from_secs(100));
-        let s = d.sub_cpu(Duration::from_millis(20));
-        // Waiting uses no CPU time: the part is not over ...
-        std::thread::sleep(Duration::from_millis(60));
-        assert_eq!(s.check(), Ok(()));
-        // ... working is what ends it.
-        let start = Instant::now();
-        let mut x = 0u64;
-        while s.check().is_ok() && start.elapsed() < Duration::from_secs(20) {
-            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
-        }
-        assert_eq!(s.check(), Err(Exhausted::Time));
-        assert_eq!(d.check(), Ok(()), "the whole deadline goes on");
-        // Cancelling the whole cancels the part.
-        let s = d.sub_cpu(Duration::from_secs(100));
-        d.cancel(Exhausted::Time);
-        assert!(s.expired());
     }
 
     #[test]
